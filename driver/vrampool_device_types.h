@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#ifndef _VRAMPOOL_DEVICE_TYPES_H_
+#define _VRAMPOOL_DEVICE_TYPES_H_
+
+#include <linux/iosys-map.h>
+#include <linux/types.h>
+
+#include <drm/drm_device.h>
+#include <drm/ttm/ttm_device.h>
+
+/**
+ * enum vrampool_backend - where a device's VRAM lives
+ * @VRAMPOOL_BACKEND_EMULATED: kernel memory from vmalloc, for emulated devices
+ * @VRAMPOOL_BACKEND_PCI_BAR: a PCI memory BAR, mapped write-combined
+ */
+enum vrampool_backend {
+	VRAMPOOL_BACKEND_EMULATED,
+	VRAMPOOL_BACKEND_PCI_BAR,
+};
+
+/**
+ * struct vrampool_props - the properties a device is created with
+ *
+ * Fixed for the device's lifetime; readable through GET_PARAM.
+ */
+struct vrampool_props {
+	/** @vram_size: usable VRAM in bytes, a multiple of PAGE_SIZE */
+	u64 vram_size;
+	/** @alignment: allocation alignment in bytes, a power of two */
+	u64 alignment;
+	/** @max_page_size: page size the default layouts are sized from */
+	u64 max_page_size;
+	/** @exclusive_memory_only: the device refuses sliced pools */
+	bool exclusive_memory_only;
+};
+
+/**
+ * struct vrampool_device - one vrampool device
+ *
+ * Embeds the DRM device; allocated with devm_drm_dev_alloc() by the backend
+ * that found the device and freed with the last reference to @drm.
+ */
+struct vrampool_device {
+	/** @drm: the DRM device, an accel node */
+	struct drm_device drm;
+	/** @bdev: the TTM device managing @vram */
+	struct ttm_device bdev;
+	/** @backend: what backs @vram */
+	enum vrampool_backend backend;
+	/** @props: the device's properties */
+	struct vrampool_props props;
+	/**
+	 * @vram: kernel mapping of the whole VRAM (system memory for the
+	 * emulated backend, I/O memory for a PCI BAR)
+	 */
+	struct iosys_map vram;
+	/** @bus_base: bus address of VRAM for a PCI BAR, 0 when emulated */
+	resource_size_t bus_base;
+	/** @test_bo_size: size of the BOs made by the debugfs test interface */
+	u64 test_bo_size;
+};
+
+#endif /* _VRAMPOOL_DEVICE_TYPES_H_ */

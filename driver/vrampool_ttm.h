@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#ifndef _VRAMPOOL_TTM_H_
+#define _VRAMPOOL_TTM_H_
+
+struct vrampool_device;
+
+int vrampool_ttm_init(struct vrampool_device *vdev);
+
+#endif /* _VRAMPOOL_TTM_H_ */
