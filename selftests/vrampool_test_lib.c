@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Helpers shared by the vrampool kselftests. See vrampool_test_lib.h.
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vrampool_test_lib.h"
+
+#define VP_CHUNK	(1u << 20)
+
+const char *vp_backend_str(enum vp_backend backend)
+{
+	switch (backend) {
+	case VP_BACKEND_PLATFORM:
+		return "platform";
+	case VP_BACKEND_PCI:
+		return "pci";
+	default:
+		return "unknown";
+	}
+}
+
+/* basename of the target of symlink @path, into @buf. */
+static int link_basename(const char *path, char *buf, size_t len)
+{
+	char target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strlen(base) >= len)
+		return -ENAMETOOLONG;
+	strcpy(buf, base);
+	return 0;
+}
+
+static int cmp_minor(const void *a, const void *b)
+{
+	const struct vp_device *da = a, *db = b;
+
+	return (da->minor > db->minor) - (da->minor < db->minor);
+}
+
+int vp_enumerate(struct vp_device *devs, int max)
+{
+	struct dirent *de;
+	int count = 0;
+	DIR *dir;
+
+	dir = opendir(VP_SYSFS_ACCEL_CLASS);
+	if (!dir)
+		return -errno;
+
+	while ((de = readdir(dir)) != NULL && count < max) {
+		struct vp_device *d = &devs[count];
+		char path[PATH_MAX], driver[64];
+		char *end;
+		long minor;
+
+		if (strncmp(de->d_name, "accel", 5) != 0)
+			continue;
+		minor = strtol(de->d_name + 5, &end, 10);
+		if (end == de->d_name + 5 || *end != '\0' || minor < 0 || minor > INT_MAX)
+			continue;
+
+		snprintf(path, sizeof(path), "%s/%s/device/driver",
+			 VP_SYSFS_ACCEL_CLASS, de->d_name);
+		if (link_basename(path, driver, sizeof(driver)) != 0 ||
+		    strcmp(driver, VP_DRIVER_NAME) != 0)
+			continue;
+
+		memset(d, 0, sizeof(*d));
+		d->minor = (int)minor;
+		snprintf(d->path, sizeof(d->path), "/dev/accel/accel%d", d->minor);
+		snprintf(d->sysfs, sizeof(d->sysfs), "%s/accel%d",
+			 VP_SYSFS_ACCEL_CLASS, d->minor);
+
+		snprintf(path, sizeof(path), "%s/device", d->sysfs);
+		if (link_basename(path, d->name, sizeof(d->name)) != 0)
+			continue;
+
+		snprintf(path, sizeof(path), "%s/device/subsystem", d->sysfs);
+		if (link_basename(path, d->backend_name,
+				  sizeof(d->backend_name)) != 0)
+			continue;
+		if (strcmp(d->backend_name, "platform") == 0)
+			d->backend = VP_BACKEND_PLATFORM;
+		else if (strcmp(d->backend_name, "pci") == 0)
+			d->backend = VP_BACKEND_PCI;
+		else
+			d->backend = VP_BACKEND_UNKNOWN;
+		count++;
+	}
+	closedir(dir);
+
+	qsort(devs, count, sizeof(*devs), cmp_minor);
+	return count;
+}
+
+int vp_find_backend(enum vp_backend backend, struct vp_device *out)
+{
+	struct vp_device devs[VP_MAX_DEVICES];
+	int n, i;
+
+	n = vp_enumerate(devs, VP_MAX_DEVICES);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		if (devs[i].backend == backend) {
+			*out = devs[i];
+			return 0;
+		}
+	}
+	return -ENODEV;
+}
+
+int vp_open_device(const struct vp_device *dev)
+{
+	int fd = open(dev->path, O_RDWR | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int vp_get_param(int fd, uint32_t param, uint64_t *value)
+{
+	struct drm_vrampool_get_param gp = { .param = param };
+
+	if (ioctl(fd, DRM_IOCTL_VRAMPOOL_GET_PARAM, &gp) != 0)
+		return -errno;
+	*value = gp.value;
+	return 0;
+}
+
+int vp_read_file(const char *path, char *buf, size_t len)
+{
+	size_t used = 0;
+	ssize_t n;
+	int fd;
+
+	if (len == 0)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (used < len - 1) {
+		n = read(fd, buf + used, len - 1 - used);
+		if (n < 0) {
+			int err = -errno;
+
+			close(fd);
+			return err;
+		}
+		if (n == 0)
+			break;
+		used += n;
+	}
+	close(fd);
+	buf[used] = '\0';
+	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *value)
+{
+	unsigned long long v;
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '-' || *s == '\0')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -EINVAL;
+	while (*end == '\n' || *end == ' ' || *end == '\t')
+		end++;
+	if (*end != '\0')
+		return -EINVAL;
+	*value = v;
+	return 0;
+}
+
+int vp_read_u64_file(const char *path, uint64_t *value)
+{
+	char buf[64];
+	int ret;
+
+	ret = vp_read_file(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	return parse_u64(buf, value);
+}
+
+int vp_write_file(const char *path, const char *str)
+{
+	size_t len = strlen(str);
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, str, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (close(fd) != 0 && !err)
+		err = -errno;
+	return err;
+}
+
+int vp_module_param_str(const char *name, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", VP_SYSFS_MODULE_PARAMS, name);
+	ret = vp_read_file(path, buf, len);
+	if (ret)
+		return ret;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+int vp_module_param_u64(const char *name, uint64_t *value)
+{
+	char buf[64];
+	int ret;
+
+	ret = vp_module_param_str(name, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	return parse_u64(buf, value);
+}
+
+int vp_module_param_bool(const char *name, bool *value)
+{
+	char buf[16];
+	int ret;
+
+	ret = vp_module_param_str(name, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (!strcmp(buf, "Y") || !strcmp(buf, "y") || !strcmp(buf, "1"))
+		*value = true;
+	else if (!strcmp(buf, "N") || !strcmp(buf, "n") || !strcmp(buf, "0"))
+		*value = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int vp_pci_bar_size(const char *bdf, int bar, uint64_t *size)
+{
+	unsigned long long start, end, flags;
+	char path[PATH_MAX], line[256];
+	int ret = -ENOENT, i = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource", bdf);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (i++ != bar)
+			continue;
+		if (sscanf(line, "%llx %llx %llx", &start, &end, &flags) != 3) {
+			ret = -EINVAL;
+			break;
+		}
+		if (end <= start) {	/* "0x0 0x0 0x0": BAR not implemented */
+			ret = -ENOENT;
+			break;
+		}
+		*size = end - start + 1;
+		ret = 0;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+int vp_debugfs_ready(void)
+{
+	struct stat st;
+
+	if (stat(VP_DEBUGFS_ACCEL, &st) == 0)
+		return 0;
+	if (mount("debugfs", VP_DEBUGFS_ROOT, "debugfs", 0, NULL) != 0 &&
+	    errno != EBUSY)
+		return -errno;
+	if (stat(VP_DEBUGFS_ACCEL, &st) != 0)
+		return -errno;
+	return 0;
+}
+
+int vp_debugfs_dir(const struct vp_device *dev, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/%s", VP_DEBUGFS_ACCEL, dev->name);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int vp_debugfs_path(const struct vp_device *dev, const char *file,
+		    char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/%s/%s", VP_DEBUGFS_ACCEL, dev->name,
+			 file);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int vp_test_bo_size_get(const struct vp_device *dev, uint64_t *size)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	ret = vp_debugfs_path(dev, "test_bo_size", path, sizeof(path));
+	if (ret)
+		return ret;
+	return vp_read_u64_file(path, size);
+}
+
+int vp_test_bo_size_write_str(const struct vp_device *dev, const char *str)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	ret = vp_debugfs_path(dev, "test_bo_size", path, sizeof(path));
+	if (ret)
+		return ret;
+	return vp_write_file(path, str);
+}
+
+int vp_test_bo_size_set(const struct vp_device *dev, uint64_t size)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64 "\n", size);
+	return vp_test_bo_size_write_str(dev, buf);
+}
+
+int vp_test_bo_open(const struct vp_device *dev)
+{
+	char path[PATH_MAX];
+	int ret, fd;
+
+	ret = vp_debugfs_path(dev, "test_bo", path, sizeof(path));
+	if (ret)
+		return ret;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+ssize_t vp_pread_all(int fd, void *buf, size_t len, off_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, (char *)buf + done, len - done,
+				  off + (off_t)done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+ssize_t vp_pwrite_all(int fd, const void *buf, size_t len, off_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pwrite(fd, (const char *)buf + done, len - done,
+				   off + (off_t)done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+uint8_t vp_pattern_byte(uint32_t seed, uint64_t off)
+{
+	uint64_t x = off * 0x9e3779b97f4a7c15ULL + seed * 0xbf58476d1ce4e5b9ULL;
+	uint8_t b;
+
+	x ^= x >> 31;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 29;
+	b = (uint8_t)x;
+	return b ? b : 0xa5;
+}
+
+void vp_fill_pattern(void *buf, size_t len, uint32_t seed, uint64_t off)
+{
+	uint8_t *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = vp_pattern_byte(seed, off + i);
+}
+
+ssize_t vp_check_pattern(const void *buf, size_t len, uint32_t seed,
+			 uint64_t off)
+{
+	const uint8_t *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != vp_pattern_byte(seed, off + i))
+			return (ssize_t)i;
+	return -1;
+}
+
+ssize_t vp_first_nonzero(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i])
+			return (ssize_t)i;
+	return -1;
+}
+
+static int64_t verify(int fd, uint64_t off, uint64_t len, bool zero,
+		      uint32_t seed)
+{
+	uint8_t *buf;
+	uint64_t done = 0;
+	int64_t ret = -1;
+
+	buf = malloc(VP_CHUNK);
+	if (!buf) {
+		errno = ENOMEM;
+		return -2;
+	}
+	while (done < len) {
+		size_t n = len - done > VP_CHUNK ? VP_CHUNK : len - done;
+		ssize_t got, bad;
+
+		got = vp_pread_all(fd, buf, n, (off_t)(off + done));
+		if (got < 0 || (size_t)got != n) {
+			errno = got < 0 ? (int)-got : EIO;
+			ret = -2;
+			break;
+		}
+		bad = zero ? vp_first_nonzero(buf, n) :
+			     vp_check_pattern(buf, n, seed, off + done);
+		if (bad >= 0) {
+			ret = (int64_t)(off + done + bad);
+			break;
+		}
+		done += n;
+	}
+	free(buf);
+	return ret;
+}
+
+int64_t vp_verify_zero(int fd, uint64_t off, uint64_t len)
+{
+	return verify(fd, off, len, true, 0);
+}
+
+int64_t vp_verify_pattern(int fd, uint64_t off, uint64_t len, uint32_t seed)
+{
+	return verify(fd, off, len, false, seed);
+}
+
+int vp_write_pattern(int fd, uint64_t off, uint64_t len, uint32_t seed)
+{
+	uint64_t done = 0;
+	uint8_t *buf;
+	int ret = 0;
+
+	buf = malloc(VP_CHUNK);
+	if (!buf)
+		return -ENOMEM;
+	while (done < len) {
+		size_t n = len - done > VP_CHUNK ? VP_CHUNK : len - done;
+		ssize_t put;
+
+		vp_fill_pattern(buf, n, seed, off + done);
+		put = vp_pwrite_all(fd, buf, n, (off_t)(off + done));
+		if (put < 0) {
+			ret = (int)put;
+			break;
+		}
+		if ((size_t)put != n) {
+			ret = -EIO;
+			break;
+		}
+		done += n;
+	}
+	free(buf);
+	return ret;
+}
