@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Client lifetime: opening and closing accel nodes (and test BOs) many times
+ * leaks no VRAM, and many clients of one device can be open at once.
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vrampool_harness.h"
+#include "vrampool_test_lib.h"
+
+#define CYCLES		1000
+#define MANY_CLIENTS	64
+
+FIXTURE(open_close) {
+	struct vp_device devs[VP_MAX_DEVICES];
+	int watch[VP_MAX_DEVICES];	/* one long-lived client per device */
+	uint64_t start[VP_MAX_DEVICES];	/* VRAM_IN_USE at setup */
+	int n;
+};
+
+FIXTURE_SETUP(open_close)
+{
+	int i, ret;
+
+	for (i = 0; i < VP_MAX_DEVICES; i++)
+		self->watch[i] = -1;
+	self->n = vp_enumerate(self->devs, VP_MAX_DEVICES);
+	ASSERT_LE(0, self->n) TH_LOG("enumerating: %s", strerror(-self->n));
+	ASSERT_LT(0, self->n) TH_LOG("no accel device is bound to " VP_DRIVER_NAME);
+	for (i = 0; i < self->n; i++) {
+		self->watch[i] = vp_open_device(&self->devs[i]);
+		ASSERT_LE(0, self->watch[i]) {
+			TH_LOG("open %s: %s", self->devs[i].path, strerror(-self->watch[i]));
+		}
+		ret = vp_get_param(self->watch[i], DRM_VRAMPOOL_PARAM_VRAM_IN_USE,
+				   &self->start[i]);
+		ASSERT_EQ(0, ret) TH_LOG("%s: VRAM_IN_USE: %s", self->devs[i].name, strerror(-ret));
+	}
+}
+
+FIXTURE_TEARDOWN(open_close)
+{
+	int i;
+
+	for (i = 0; i < VP_MAX_DEVICES; i++)
+		if (self->watch[i] >= 0)
+			close(self->watch[i]);
+}
+
+static uint64_t in_use(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(open_close) *self, int i)
+{
+	uint64_t v = ~0ULL;
+	int ret;
+
+	ret = vp_get_param(self->watch[i], DRM_VRAMPOOL_PARAM_VRAM_IN_USE, &v);
+	ASSERT_EQ(0, ret) TH_LOG("%s: VRAM_IN_USE: %s", self->devs[i].name, strerror(-ret));
+	return v;
+}
+
+TEST_F_TIMEOUT(open_close, accel_cycles, 240)
+{
+	int i, c;
+
+	for (i = 0; i < self->n; i++) {
+		for (c = 0; c < CYCLES; c++) {
+			uint64_t abi = 0;
+			int fd, ret;
+
+			fd = vp_open_device(&self->devs[i]);
+			ASSERT_LE(0, fd) {
+				TH_LOG("%s: cycle %d: open: %s", self->devs[i].path, c,
+				       strerror(-fd));
+			}
+			ret = vp_get_param(fd, DRM_VRAMPOOL_PARAM_ABI_VERSION, &abi);
+			EXPECT_EQ(0, ret) TH_LOG("%s: cycle %d: %s", self->devs[i].name, c, strerror(-ret));
+			ASSERT_EQ(0, close(fd)) TH_LOG("%s: cycle %d: close: %s", self->devs[i].name, c, strerror(errno));
+		}
+		EXPECT_EQ(self->start[i], in_use(_metadata, self, i)) {
+			TH_LOG("%s: VRAM_IN_USE changed over %d open/close cycles",
+			       self->devs[i].name, CYCLES);
+		}
+	}
+}
+
+TEST_F_TIMEOUT(open_close, accel_and_test_bo_cycles, 280)
+{
+	int i, c, ret;
+
+	ret = vp_debugfs_ready();
+	ASSERT_EQ(0, ret) TH_LOG("debugfs: %s", strerror(-ret));
+
+	for (i = 0; i < self->n; i++) {
+		uint64_t bo_size = 0, rounded;
+
+		ret = vp_test_bo_size_get(&self->devs[i], &bo_size);
+		ASSERT_EQ(0, ret) TH_LOG("%s: test_bo_size: %s", self->devs[i].name, strerror(-ret));
+		rounded = vp_round_up(bo_size, VP_BO_PAGE_SIZE);
+
+		for (c = 0; c < CYCLES; c++) {
+			uint64_t used = 0;
+			int fd, bo;
+
+			fd = vp_open_device(&self->devs[i]);
+			ASSERT_LE(0, fd) {
+				TH_LOG("%s: cycle %d: open: %s", self->devs[i].path, c,
+				       strerror(-fd));
+			}
+			bo = vp_test_bo_open(&self->devs[i]);
+			ASSERT_LE(0, bo) {
+				TH_LOG("%s: cycle %d: open test_bo: %s", self->devs[i].name,
+				       c, strerror(-bo));
+			}
+			ret = vp_get_param(fd, DRM_VRAMPOOL_PARAM_VRAM_IN_USE, &used);
+			ASSERT_EQ(0, ret) TH_LOG("%s: cycle %d: %s", self->devs[i].name, c, strerror(-ret));
+			ASSERT_EQ(self->start[i] + rounded, used) {
+				TH_LOG("%s: cycle %d: VRAM_IN_USE with one BO open",
+				       self->devs[i].name, c);
+			}
+			/* both close orders */
+			if (c & 1) {
+				ASSERT_EQ(0, close(bo));
+				ASSERT_EQ(0, close(fd));
+			} else {
+				ASSERT_EQ(0, close(fd));
+				ASSERT_EQ(0, close(bo));
+			}
+		}
+		EXPECT_EQ(self->start[i], in_use(_metadata, self, i)) {
+			TH_LOG("%s: VRAM_IN_USE changed over %d accel+test_bo cycles",
+			       self->devs[i].name, CYCLES);
+		}
+	}
+}
+
+TEST_F(open_close, many_clients_at_once)
+{
+	int fds[MANY_CLIENTS];
+	int i, k;
+
+	for (i = 0; i < self->n; i++) {
+		for (k = 0; k < MANY_CLIENTS; k++)
+			fds[k] = -1;
+		for (k = 0; k < MANY_CLIENTS; k++) {
+			uint64_t size = 0;
+			int ret;
+
+			fds[k] = vp_open_device(&self->devs[i]);
+			ASSERT_LE(0, fds[k]) {
+				TH_LOG("%s: client %d: %s", self->devs[i].path, k,
+				       strerror(-fds[k]));
+			}
+			ret = vp_get_param(fds[k], DRM_VRAMPOOL_PARAM_VRAM_SIZE, &size);
+			ASSERT_EQ(0, ret) TH_LOG("%s: client %d: %s", self->devs[i].name, k, strerror(-ret));
+			EXPECT_NE(0ULL, (unsigned long long)size);
+		}
+		/* close from the middle outwards */
+		for (k = MANY_CLIENTS / 2; k < MANY_CLIENTS; k++) {
+			ASSERT_EQ(0, close(fds[k])) TH_LOG("client %d", k);
+		}
+		for (k = MANY_CLIENTS / 2 - 1; k >= 0; k--) {
+			ASSERT_EQ(0, close(fds[k])) TH_LOG("client %d", k);
+		}
+		EXPECT_EQ(self->start[i], in_use(_metadata, self, i)) TH_LOG("%s", self->devs[i].name);
+	}
+}
+
+TEST_HARNESS_MAIN
