@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the test VM's initramfs (an uncompressed cpio "newc" archive):
+#   /init                     selftests/vm/init
+#   /run-tests.sh, /demo.sh   the in-VM test runner and demo
+#   /bin/busybox + applets    from busybox-static
+#   /lib/modules/*.ko         Debian modules our module needs (decompressed)
+#   /lib/modules/load-order   file names in insmod order
+#   /vrampool.ko              the module under test (optional)
+#   /tests/*                  everything in the selftests output folder
+#   /bin/<name>               extra static programs (-b, repeatable; a
+#                             "-static" suffix is dropped; missing ones skipped)
+#
+# Usage: mkinitramfs.sh -k KVER -o OUT [-m MODULE.ko] [-t TESTS_DIR] [-b PROG]...
+# Rebuilds only when an input changed (a manifest of input hashes is kept
+# beside OUT).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+
+# Modules always loaded before ours, whatever its "depends" says.
+BASE_MODULES=(drm drm_kms_helper ttm drm_ttm_helper)
+
+KVER="" OUT="" KO="" TESTS=""
+PROGS=()
+while getopts "k:o:m:t:b:" opt; do
+	case $opt in
+	k) KVER=$OPTARG ;;
+	o) OUT=$OPTARG ;;
+	m) KO=$OPTARG ;;
+	t) TESTS=$OPTARG ;;
+	b) [ -f "$OPTARG" ] && PROGS+=("$OPTARG") ;;
+	*) echo "usage: $0 -k KVER -o OUT [-m MODULE.ko] [-t TESTS_DIR] [-b PROG]..." >&2; exit 2 ;;
+	esac
+done
+[ -n "$KVER" ] && [ -n "$OUT" ] || { echo "$0: -k and -o are required" >&2; exit 2; }
+
+KTREE=$BUILD/kernel/$KVER
+MODDIR=$KTREE/lib/modules/$KVER
+BUSYBOX=$(command -v busybox || true)
+[ -x /bin/busybox ] && BUSYBOX=/bin/busybox
+[ -n "$BUSYBOX" ] || { echo "$0: busybox not found (apt-get install busybox-static)" >&2; exit 1; }
+[ -f "$MODDIR/modules.dep" ] || { echo "$0: $MODDIR not prepared (run make setup)" >&2; exit 1; }
+if [ -n "$KO" ] && [ ! -f "$KO" ]; then
+	echo "$0: $KO not found" >&2; exit 1
+fi
+
+# --- Is the archive up to date? ---------------------------------------
+manifest() {
+	echo "kver $KVER"
+	echo "busybox $(sha256sum < "$BUSYBOX")"
+	(cd "$HERE" && sha256sum mkinitramfs.sh init run-tests.sh demo.sh)
+	[ -n "$KO" ] && echo "module $(sha256sum < "$KO")"
+	for p in "${PROGS[@]}"; do echo "prog $p $(sha256sum < "$p")"; done
+	if [ -n "$TESTS" ] && [ -d "$TESTS" ]; then
+		(cd "$TESTS" && find . -type f -print0 | sort -z | xargs -0r sha256sum)
+	fi
+}
+MANIFEST=$OUT.manifest
+new_manifest=$(manifest)
+if [ -f "$OUT" ] && [ -f "$MANIFEST" ] && [ "$new_manifest" = "$(cat "$MANIFEST")" ]; then
+	exit 0
+fi
+
+# --- Stage the tree ----------------------------------------------------
+STAGE=$OUT.d
+rm -rf "$STAGE"
+mkdir -p "$STAGE"/{bin,dev,proc,sys,tmp,run,mnt,root,etc,lib/modules,tests}
+ln -s bin "$STAGE/sbin"
+mkdir -p "$STAGE/usr"
+ln -s ../bin "$STAGE/usr/bin"
+ln -s ../bin "$STAGE/usr/sbin"
+
+cp "$BUSYBOX" "$STAGE/bin/busybox"
+for applet in $("$BUSYBOX" --list); do
+	[ "$applet" = busybox ] || ln -sf busybox "$STAGE/bin/$applet"
+done
+
+install -m 0755 "$HERE/init" "$STAGE/init"
+install -m 0755 "$HERE/run-tests.sh" "$STAGE/run-tests.sh"
+install -m 0755 "$HERE/demo.sh" "$STAGE/demo.sh"
+
+# Modules: the base list plus whatever our module depends on, each with its
+# own dependencies (and softdeps), in the order modprobe would load them.
+wanted=("${BASE_MODULES[@]}")
+if [ -n "$KO" ]; then
+	deps=$(modinfo -F depends "$KO" | tr ',' ' ')
+	wanted+=($deps)
+fi
+declare -A seen=()
+: > "$STAGE/lib/modules/load-order"
+for mod in "${wanted[@]}"; do
+	if ! plan=$(modprobe -d "$KTREE" -S "$KVER" --show-depends "$mod"); then
+		echo "$0: module $mod not found for $KVER" >&2; exit 1
+	fi
+	while read -r verb path _; do
+		[ "$verb" = insmod ] || continue	# "builtin NAME" needs nothing
+		name=$(basename "$path")
+		name=${name%.xz}
+		[ -z "${seen[$name]:-}" ] || continue
+		seen[$name]=1
+		case $path in
+		*.xz) xz -dc "$path" > "$STAGE/lib/modules/$name" ;;
+		*) cp "$path" "$STAGE/lib/modules/$name" ;;
+		esac
+		echo "$name" >> "$STAGE/lib/modules/load-order"
+	done <<< "$plan"
+done
+
+[ -n "$KO" ] && cp "$KO" "$STAGE/vrampool.ko"
+
+for p in "${PROGS[@]}"; do
+	name=$(basename "$p")
+	install -m 0755 "$p" "$STAGE/bin/${name%-static}"
+done
+
+if [ -n "$TESTS" ] && [ -d "$TESTS" ]; then
+	cp -a "$TESTS"/. "$STAGE/tests/"
+fi
+
+# --- Pack ------------------------------------------------------------------
+(cd "$STAGE" && find . -mindepth 1 | LC_ALL=C sort |
+	cpio --quiet -o -H newc -R 0:0) > "$OUT.tmp"
+mv "$OUT.tmp" "$OUT"
+echo "$new_manifest" > "$MANIFEST"
+rm -rf "$STAGE"

@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run kselftest programs and print each one's output between markers:
+#
+#   @@VRAMPOOL BEGIN <name> timeout=<secs>
+#   ... the test's own output (kselftest TAP) ...
+#   @@VRAMPOOL END <name> rc=<exit code> secs=<elapsed>
+#
+# Usage: run-tests.sh [-t SECS] DIR [NAME...]
+# Without NAMEs, runs every executable DIR/*_test and DIR/*_test.sh in sorted
+# order. Used inside the VM (busybox) and on the host (host unit tests), so
+# this is plain POSIX sh. Always exits 0: check-log.sh judges the results.
+
+TIMEOUT=300
+if [ "$1" = -t ]; then
+	TIMEOUT=$2
+	shift 2
+fi
+DIR=${1:?usage: run-tests.sh [-t SECS] DIR [NAME...]}
+shift
+cd "$DIR" || exit 1
+
+if [ $# -eq 0 ]; then
+	for f in *_test *_test.sh; do
+		[ -f "$f" ] && [ -x "$f" ] && set -- "$@" "$f"
+	done
+	# shellcheck disable=SC2046 # names have no spaces
+	set -- $(printf '%s\n' "$@" | LC_ALL=C sort)
+fi
+
+mark() {
+	echo "@@VRAMPOOL $*"
+	# Inside the VM, also tag the kernel log so warnings can be blamed.
+	if [ -n "${VRAMPOOL_KMSG:-}" ] && [ -w /dev/kmsg ]; then
+		echo "vrampool-vm: $*" > /dev/kmsg
+	fi
+}
+
+for t in "$@"; do
+	mark BEGIN "$t timeout=$TIMEOUT"
+	start=$(date +%s)
+	if [ -x "$t" ]; then
+		timeout "$TIMEOUT" "./$t" < /dev/null 2>&1
+		rc=$?
+	else
+		echo "# $t: not found or not executable"
+		rc=127
+	fi
+	end=$(date +%s)
+	mark END "$t rc=$rc secs=$((end - start))"
+done
+exit 0
