@@ -36,6 +36,9 @@ HOST_OUT    := $(BUILD)/host
 USER_OUT    := $(BUILD)/userspace
 INITRAMFS   := $(VMDIR)/initramfs.cpio
 CHECK_LOG   := python3 $(VM)/check-log.py --expected-skips $(CURDIR)/selftests/expected-skips
+# Under "make check" a failing suite does not stop the other: the total
+# line decides the exit status.
+KEEP_GOING   = $(if $(IN_CHECK),--prefix-summary || true)
 
 VRAMPOOL_ARGS ?=
 TESTS         ?=
@@ -81,22 +84,23 @@ check-host: setup
 	fi
 	@{ $(VM)/run-tests.sh -t $(TEST_TIMEOUT) $(HOST_OUT); \
 	   $(VM)/run-tests.sh -t 60 $(VM) check-log-selftest.sh; } > $(HOST_OUT)/host.log
-	@$(CHECK_LOG) --label host --result $(HOST_OUT)/result $(HOST_OUT)/host.log
+	@$(CHECK_LOG) --label host --result $(HOST_OUT)/result $(HOST_OUT)/host.log $(KEEP_GOING)
 
 check-debian: initramfs
 	@rm -f $(VMDIR)/check.result
-	@echo "VM: booting $(KVER); logs in $(VMDIR)/check.log and check.console.log"
+	@echo "VM: booting $(KVER); logs: $(VMDIR)/check.log, check.console.log"
 	@$(VM)/run-vm.sh --mode check --name check $(VM_OPTS) || true
 	@$(CHECK_LOG) --label vm --vm --console $(VMDIR)/check.console.log \
-		--result $(VMDIR)/check.result $(VMDIR)/check.log
+		--result $(VMDIR)/check.result $(VMDIR)/check.log $(KEEP_GOING)
 
 check-vm: check-debian
 
 # Both suites run even when one fails; the total is the last line.
 check:
+	@rm -f $(HOST_OUT)/result $(VMDIR)/check.result
 	@rc=0; \
-	$(MAKE) -s --no-print-directory check-host || rc=1; \
-	$(MAKE) -s --no-print-directory check-debian || rc=1; \
+	$(MAKE) -s --no-print-directory IN_CHECK=1 check-host || rc=1; \
+	$(MAKE) -s --no-print-directory IN_CHECK=1 check-debian || rc=1; \
 	echo "== total (host + VM)"; \
 	$(CHECK_LOG) --sum $(HOST_OUT)/result $(VMDIR)/check.result || rc=1; \
 	exit $$rc

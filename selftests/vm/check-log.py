@@ -25,7 +25,7 @@ expected skips happened).  Exit status: 0 when nothing failed, 1 otherwise.
 
 Usage:
   check-log.py [--vm] [--console FILE] [--expected-skips FILE]
-               [--result FILE] [--label NAME] LOG
+               [--result FILE] [--label NAME [--prefix-summary]] LOG
   check-log.py --sum RESULT...    add up result files into one summary line
 """
 
@@ -336,6 +336,8 @@ def main():
     ap.add_argument("--expected-skips", default=None)
     ap.add_argument("--result", help="write 'passed failed skipped' here")
     ap.add_argument("--label", default="", help="prefix for report lines")
+    ap.add_argument("--prefix-summary", action="store_true",
+                    help="prefix the summary line with the label too")
     ap.add_argument("--sum", action="store_true", help="add up result files")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
@@ -366,7 +368,10 @@ def main():
     if a.result:
         with open(a.result, "w") as fh:
             fh.write(f"{rep.passed} {rep.failed} {rep.skipped}\n")
-    print(rep.summary())
+    if a.prefix_summary and a.label:
+        print(f"{a.label}: {rep.summary()}")
+    else:
+        print(rep.summary())
     return 1 if rep.failed else 0
 
 

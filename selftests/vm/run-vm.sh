@@ -49,7 +49,11 @@ LOG=$BUILD/vm/$NAME.log
 CONSOLE=$BUILD/vm/$NAME.console.log
 rm -f "$LOG" "$CONSOLE"
 
-CMDLINE="console=ttyS0 loglevel=7 panic=-1 oops=panic vrampool.mode=$MODE"
+# loglevel=7: every kernel message but debug reaches the console log; the
+# interactive shell only gets warnings and worse.
+LOGLEVEL=7
+[ "$MODE" = shell ] && LOGLEVEL=4
+CMDLINE="console=ttyS0 loglevel=$LOGLEVEL panic=-1 oops=panic vrampool.mode=$MODE"
 [ -n "$ARGS" ] && CMDLINE+=" vrampool.args=\"$ARGS\""
 [ -n "$TESTS" ] && CMDLINE+=" vrampool.tests=\"$TESTS\""
 [ -n "$APPEND" ] && CMDLINE+=" $APPEND"

@@ -65,9 +65,6 @@ resolve_kver() {	# newest linux-headers-6.12.N+deb12-amd64 known to apt
 		sort -V | tail -n 1
 }
 
-pkg_version() {	# candidate version of a package
-	apt-cache policy "$1" | sed -n 's/^  Candidate: //p'
-}
 
 mkdir -p "$BUILD/kernel" "$STAMPS"
 
