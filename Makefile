@@ -62,8 +62,15 @@ setup:
 module: setup
 	$(MAKE) -C $(KDIR) M=$(MODDIR) modules
 
+# Tests whose source is gone are removed from the output, so the VM never
+# runs a stale binary.
 selftests: setup
 	$(MAKE) -C $(SELFTESTS) OUT=$(SELFTESTS_OUT) KSFT=$(KSFT)
+	@for f in $(SELFTESTS_OUT)/*_test $(SELFTESTS_OUT)/*_test.sh; do \
+		[ -e "$$f" ] || continue; \
+		n=$${f##*/}; \
+		[ -e "$(SELFTESTS)/$$n.c" ] || [ -e "$(SELFTESTS)/$$n" ] || rm -f "$$f"; \
+	done
 
 userspace: setup
 	$(MAKE) -C $(CURDIR)/userspace OUT=$(USER_OUT)

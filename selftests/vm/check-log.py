@@ -253,27 +253,30 @@ def judge_test(t, rep, skip_pats):
 
 
 def judge_vm_markers(markers, tests, rep):
-    def fields_of(rest):
-        return marker_fields(rest)
-
     kinds = [k for k, _ in markers]
     if "BOOT" not in kinds:
         rep.fail("VM: the init never started (no BOOT marker)")
+    module_loaded = False
     for kind, rest in markers:
-        name, f = fields_of(rest)
+        name, f = marker_fields(rest)
         if kind == "INSMOD" and f.get("rc") != "0":
             why = "missing from the initramfs" if f.get("rc") == "missing" else f"rc={f.get('rc')}"
             rep.fail(f"VM: insmod {name} failed ({why})")
+        elif kind == "INSMOD" and name == "vrampool.ko":
+            module_loaded = True
         elif kind == "BIND" and f.get("rc") != "0":
             rep.fail(f"VM: binding ivshmem {name} to vrampool failed (rc={f.get('rc')})")
         elif kind == "RMMOD" and f.get("rc") != "0":
             rep.fail(f"VM: rmmod {name} failed (rc={f.get('rc')})")
         elif kind == "ERROR":
             rep.fail(f"VM: {rest}")
-    if not tests and "BOOT" in kinds:
-        rep.fail("VM: no tests ran (no *_test or *_test.sh in the initramfs)")
     if "DONE" not in kinds:
-        rep.fail("VM: did not reach the end (kernel panic, hang or timeout)")
+        last = f" (last marker: {markers[-1][0]} {markers[-1][1]})" if markers else ""
+        if tests and tests[-1].end is None:
+            last = f" (while {tests[-1].name} ran)"
+        rep.fail(f"VM: did not reach the end: kernel panic, hang or timeout{last}")
+    elif module_loaded and not tests:
+        rep.fail("VM: no tests ran (no *_test or *_test.sh in the initramfs)")
 
 
 def kernel_context(lines, i):
@@ -296,6 +299,7 @@ def judge_kernel_log(path, rep):
     lines = read_lines(path)
     seen = set()
     running = None
+    splat_end = -1  # last line of the previous report's context
     for i, line in enumerate(lines):
         k = line.find(KMSG_MARK)
         if k >= 0:
@@ -309,9 +313,12 @@ def judge_kernel_log(path, rep):
         if not KERNEL_PROBLEMS.search(text) or text in seen:
             continue
         seen.add(text)
+        if i <= splat_end:
+            continue  # part of the report just shown (e.g. BUG, Oops, panic)
         during = f" (during {running})" if running else ""
-        rep.fail(f"kernel{during}: {line[ts.end():].strip()}",
-                 kernel_context(lines, i))
+        ctx = kernel_context(lines, i)
+        splat_end = i + len(ctx) - 3
+        rep.fail(f"kernel{during}: {line[ts.end():].strip()}", ctx)
 
 
 def sum_results(paths):
