@@ -86,7 +86,8 @@ TEST_F(devices, one_platform_and_pci)
 		TH_LOG("emulated_devices=%llu but %d platform devices",
 		       (unsigned long long)emulated, platform);
 	}
-	EXPECT_EQ(1, platform) TH_LOG("the VM runs one emulated device");
+	/* The VM loads the module with one emulated device by default. */
+	EXPECT_LE(1, platform) TH_LOG("no emulated (platform) device");
 	EXPECT_LE(1, pci) TH_LOG("no ivshmem PCI device is bound to vrampool");
 }
 
