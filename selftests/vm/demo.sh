@@ -17,7 +17,9 @@ fi
 # show_files DIR INDENT: print "name: value" for each readable file in DIR.
 show_files() {
 	for f in "$1"/*; do
-		[ -f "$f" ] && [ -r "$f" ] || continue
+		if [ ! -f "$f" ] || [ ! -r "$f" ]; then
+			continue
+		fi
 		printf '%s%-24s %s\n' "$2" "${f##*/}:" "$(head -c 256 "$f" 2>/dev/null | tr '\n' ' ')"
 	done
 }

@@ -36,7 +36,10 @@ while getopts "k:o:m:t:b:" opt; do
 	*) echo "usage: $0 -k KVER -o OUT [-m MODULE.ko] [-t TESTS_DIR] [-b PROG]..." >&2; exit 2 ;;
 	esac
 done
-[ -n "$KVER" ] && [ -n "$OUT" ] || { echo "$0: -k and -o are required" >&2; exit 2; }
+if [ -z "$KVER" ] || [ -z "$OUT" ]; then
+	echo "$0: -k and -o are required" >&2
+	exit 2
+fi
 
 KTREE=$BUILD/kernel/$KVER
 MODDIR=$KTREE/lib/modules/$KVER
@@ -87,8 +90,8 @@ install -m 0755 "$HERE/demo.sh" "$STAGE/demo.sh"
 # own dependencies (and softdeps), in the order modprobe would load them.
 wanted=("${BASE_MODULES[@]}")
 if [ -n "$KO" ]; then
-	deps=$(modinfo -F depends "$KO" | tr ',' ' ')
-	wanted+=($deps)
+	IFS=, read -ra deps <<< "$(modinfo -F depends "$KO")"
+	wanted+=("${deps[@]}")
 fi
 declare -A seen=()
 : > "$STAGE/lib/modules/load-order"

@@ -58,6 +58,7 @@ CMDLINE="console=ttyS0 loglevel=$LOGLEVEL panic=-1 oops=panic vrampool.mode=$MOD
 [ -n "$TESTS" ] && CMDLINE+=" vrampool.tests=\"$TESTS\""
 [ -n "$APPEND" ] && CMDLINE+=" $APPEND"
 
+# shellcheck disable=SC2054 # the commas belong to QEMU's option syntax
 QEMU=(qemu-system-x86_64
 	-machine pc -accel tcg -cpu max -smp 2 -m 2G
 	-nodefaults -no-reboot -display none
