@@ -200,27 +200,13 @@ def judge_test(t, rep, skip_pats):
         else:
             npass += 1
 
+    # How the program ended. A crash, a timeout or an error exit is one
+    # failure; a short TAP plan is then only its consequence.
     problems = 0
-    if plan == 0 and plan_skip is not None and not results:
-        # "1..0 # SKIP reason": the whole program skipped.
-        if skip_expected(skip_pats, f"{t.name}: {plan_skip}"):
-            nskip += 1
-        else:
-            problems += 1
-            rep.fail(f"{t.name}: unexpected skip of the whole program: "
-                     f"{plan_skip or '(no reason)'} (not in selftests/expected-skips)")
-    elif plan is None:
-        problems += 1
-        rep.fail(f"{t.name}: no TAP plan (1..N) in its output",
-                 t.lines[-10:])
-    elif len(results) != plan:
-        problems += 1
-        rep.fail(f"{t.name}: TAP plan 1..{plan} but {len(results)} results",
-                 t.lines[-10:])
-
+    ended_badly = False
     secs = ""
     if t.end is None:
-        problems += 1
+        ended_badly = True
         rep.fail(f"{t.name}: never finished (VM crashed, hung or was killed)",
                  t.lines[-15:])
     else:
@@ -233,16 +219,38 @@ def judge_test(t, rep, skip_pats):
         timed_out = (rc in TIMEOUT_CODES and t.timeout is not None
                      and secs.isdigit() and int(secs) >= int(t.timeout))
         if timed_out:
-            problems += 1
+            ended_badly = True
             rep.fail(f"{t.name}: timed out after {secs} s", t.lines[-10:])
-        elif rc == KSFT_SKIP and nfail == 0 and (nskip or plan_skip is not None):
-            pass  # a skipping program; its skips were judged above
+        elif rc == KSFT_SKIP and (plan_skip is not None or
+                                  any(r[3] == "SKIP" for r in results)):
+            pass  # a skipping program; its skips are judged here
         elif rc == 1 and nfail:
             pass  # KSFT_FAIL: the "not ok" results above already count
         elif rc != 0:
-            problems += 1
+            ended_badly = True
             how = f"killed by signal {rc - 128}" if rc > 128 else f"exited with {rc_text}"
             rep.fail(f"{t.name}: {how}", t.lines[-10:])
+    if ended_badly:
+        problems += 1
+
+    if plan == 0 and plan_skip is not None and not results:
+        # "1..0 # SKIP reason": the whole program skipped.
+        if skip_expected(skip_pats, f"{t.name}: {plan_skip}"):
+            nskip += 1
+        else:
+            problems += 1
+            rep.fail(f"{t.name}: unexpected skip of the whole program: "
+                     f"{plan_skip or '(no reason)'} (not in selftests/expected-skips)")
+    elif ended_badly:
+        pass
+    elif plan is None:
+        problems += 1
+        rep.fail(f"{t.name}: no TAP plan (1..N) in its output",
+                 t.lines[-10:])
+    elif len(results) != plan:
+        problems += 1
+        rep.fail(f"{t.name}: TAP plan 1..{plan} but {len(results)} results",
+                 t.lines[-10:])
 
     rep.passed += npass
     rep.skipped += nskip
