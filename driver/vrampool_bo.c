@@ -57,6 +57,7 @@ int vrampool_bo_create(struct vrampool_device *vdev, u64 size,
 {
 	struct ttm_operation_ctx ctx = { .interruptible = true };
 	struct vrampool_bo *bo;
+	bool no_space = false;
 	int ret;
 
 	if (!size)
@@ -68,6 +69,7 @@ int vrampool_bo_create(struct vrampool_device *vdev, u64 size,
 	if (!bo)
 		return -ENOMEM;
 
+	bo->no_space = &no_space;
 	bo->tbo.base.funcs = &vrampool_gem_funcs;
 	drm_gem_private_object_init(&vdev->drm, &bo->tbo.base, PAGE_ALIGN(size));
 
@@ -76,12 +78,27 @@ int vrampool_bo_create(struct vrampool_device *vdev, u64 size,
 				   &vrampool_vram_placement, 0, &ctx, NULL, NULL,
 				   vrampool_bo_destroy);
 	if (ret)
-		return ret;
+		return no_space ? -ENOSPC : ret;
 
+	bo->no_space = NULL;
 	ttm_bo_pin(&bo->tbo);
 	ttm_bo_unreserve(&bo->tbo);
 	*out = bo;
 	return 0;
+}
+
+/**
+ * vrampool_bo_note_no_space() - record that VRAM had no room for a new BO
+ * @tbo: the BO being placed
+ *
+ * Called by the VRAM manager, which only ever places vrampool BOs.
+ */
+void vrampool_bo_note_no_space(struct ttm_buffer_object *tbo)
+{
+	struct vrampool_bo *bo = container_of(tbo, struct vrampool_bo, tbo);
+
+	if (bo->no_space)
+		*bo->no_space = true;
 }
 
 /**

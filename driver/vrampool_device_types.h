@@ -12,6 +12,8 @@
 #include <drm/drm_device.h>
 #include <drm/ttm/ttm_device.h>
 
+#include "vrampool_vram_mgr.h"
+
 /**
  * enum vrampool_backend - where a device's VRAM lives
  * @VRAMPOOL_BACKEND_EMULATED: kernel memory from vmalloc, for emulated devices
@@ -49,6 +51,8 @@ struct vrampool_device {
 	struct drm_device drm;
 	/** @bdev: the TTM device managing @vram */
 	struct ttm_device bdev;
+	/** @vram_mgr: the allocator of @vram */
+	struct vrampool_vram_mgr vram_mgr;
 	/** @backend: what backs @vram */
 	enum vrampool_backend backend;
 	/** @props: the device's properties */

@@ -2,7 +2,7 @@
 /*
  * vrampool: the TTM device over a device's VRAM.
  *
- * VRAM is one TTM_PL_VRAM region handled by TTM's range manager (drm_mm
+ * VRAM is one TTM_PL_VRAM region handled by vrampool_vram_mgr (drm_mm
  * underneath, always contiguous). The backend gives a kernel mapping of the
  * whole region, so every VRAM resource is premapped: bus.addr points into it
  * and CPU faults resolve through vrampool_io_mem_pfn().
@@ -17,11 +17,11 @@
 #include <drm/drm_managed.h>
 #include <drm/ttm/ttm_bo.h>
 #include <drm/ttm/ttm_placement.h>
-#include <drm/ttm/ttm_range_manager.h>
 #include <drm/ttm/ttm_tt.h>
 
 #include "vrampool_drv.h"
 #include "vrampool_ttm.h"
+#include "vrampool_vram_mgr.h"
 
 static struct vrampool_device *bdev_to_vdev(struct ttm_device *bdev)
 {
@@ -150,11 +150,6 @@ static void vrampool_ttm_device_fini(struct drm_device *drm, void *arg)
 	ttm_device_fini(&to_vrampool_device(drm)->bdev);
 }
 
-static void vrampool_ttm_vram_fini(struct drm_device *drm, void *arg)
-{
-	ttm_range_man_fini(&to_vrampool_device(drm)->bdev, TTM_PL_VRAM);
-}
-
 /**
  * vrampool_ttm_init() - set up TTM over a device's VRAM
  * @vdev: the device, its VRAM mapped and its properties set
@@ -179,10 +174,5 @@ int vrampool_ttm_init(struct vrampool_device *vdev)
 	if (ret)
 		return ret;
 
-	ret = ttm_range_man_init(&vdev->bdev, TTM_PL_VRAM, false,
-				 vdev->props.vram_size >> PAGE_SHIFT);
-	if (ret)
-		return ret;
-
-	return drmm_add_action_or_reset(drm, vrampool_ttm_vram_fini, NULL);
+	return vrampool_vram_mgr_init(vdev);
 }

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#ifndef _VRAMPOOL_VRAM_MGR_H_
+#define _VRAMPOOL_VRAM_MGR_H_
+
+#include <linux/spinlock_types.h>
+
+#include <drm/drm_mm.h>
+#include <drm/ttm/ttm_resource.h>
+
+struct vrampool_device;
+
+/**
+ * struct vrampool_vram_mgr - the TTM resource manager of a device's VRAM
+ *
+ * A contiguous range allocator (drm_mm, in CPU pages) that, unlike TTM's
+ * own range manager, tells a full VRAM apart from a failed kernel
+ * allocation: TTM turns both into -ENOMEM.
+ */
+struct vrampool_vram_mgr {
+	/** @man: the TTM resource manager */
+	struct ttm_resource_manager man;
+	/** @mm: the allocator, in pages */
+	struct drm_mm mm;
+	/** @lock: protects @mm */
+	spinlock_t lock;
+};
+
+int vrampool_vram_mgr_init(struct vrampool_device *vdev);
+
+#endif /* _VRAMPOOL_VRAM_MGR_H_ */
