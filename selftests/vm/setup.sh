@@ -54,9 +54,13 @@ apt_update() {	# apt-get update unless done recently (or forced)
 	mkdir -p "$STAMPS" && touch "$stamp"
 }
 
-apt_install() {
+apt_install() {	# on failure, refresh stale package lists once and retry
+	local cmd=("${SUDO[@]}" apt-get install -y -qq --no-install-recommends "$@")
 	log "apt-get install $*"
-	"${SUDO[@]}" apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+	if ! "${cmd[@]}" >/dev/null; then
+		apt_update force
+		"${cmd[@]}" >/dev/null
+	fi
 }
 
 resolve_kver() {	# newest linux-headers-6.12.N+deb12-amd64 known to apt
