@@ -118,8 +118,15 @@ demo: initramfs
 vm-shell: initramfs
 	@$(VM)/run-vm.sh --mode shell $(VM_OPTS)
 
+# Not "make -C $(KDIR) M=... clean": kbuild's clean deletes every *.ko.* and
+# *.[aios] below M, build/ included (Debian's modules among them).
+KBUILD_JUNK := -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
+	-o -name '.*.cmd' -o -name '.*.d' -o -name '*.dwo' -o -name '.*.tmp' \
+	-o -name Module.symvers -o -name modules.order
+
 clean:
-	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(MODDIR) clean; fi
+	find $(MODDIR) \( -path $(BUILD) -o -name .git \) -prune -o \
+		-type f \( $(KBUILD_JUNK) \) -print0 | xargs -0r rm -f
 	rm -rf $(SELFTESTS_OUT) $(HOST_OUT) $(USER_OUT) $(VMDIR)
 
 distclean: clean

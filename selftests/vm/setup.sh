@@ -102,21 +102,35 @@ mv "$BUILD/kernel/VERSION.tmp" "$BUILD/kernel/VERSION"
 PKGVER=$(dpkg-query -W -f='${Version}' "linux-headers-$KVER")
 
 # 4. The unsigned image, extracted (never installed), plus a depmod index.
+#    The .deb stays in build/kernel/debs: "make -C KDIR M=<repo> clean" (kbuild)
+#    deletes every *.ko.* below the repository, build/ included, and this
+#    step then re-extracts without a download.
 KTREE=$BUILD/kernel/$KVER
-if [ ! -f "$STAMPS/kernel-$KVER" ]; then
-	img=linux-image-$KVER-unsigned
-	rm -rf "$KTREE" "$BUILD/kernel/debs"
-	mkdir -p "$BUILD/kernel/debs"
-	log "downloading $img $PKGVER"
-	if ! (cd "$BUILD/kernel/debs" && apt-get download -qq "$img=$PKGVER" 2>/dev/null); then
-		apt_update force
-		(cd "$BUILD/kernel/debs" && apt-get download -qq "$img=$PKGVER")
+MODTREE=$KTREE/lib/modules/$KVER
+DEBS=$BUILD/kernel/debs
+IMG=linux-image-$KVER-unsigned
+
+kernel_ok() {
+	[ -f "$STAMPS/kernel-$KVER" ] && [ -f "$KTREE/boot/vmlinuz-$KVER" ] &&
+		[ -f "$MODTREE/modules.dep" ] &&
+		compgen -G "$MODTREE/kernel/drivers/gpu/drm/ttm/ttm.ko*" >/dev/null
+}
+
+if ! kernel_ok; then
+	if ! compgen -G "$DEBS/${IMG}_*.deb" >/dev/null; then
+		rm -rf "$DEBS"
+		mkdir -p "$DEBS"
+		log "downloading $IMG $PKGVER"
+		if ! (cd "$DEBS" && apt-get download -qq "$IMG=$PKGVER" 2>/dev/null); then
+			apt_update force
+			(cd "$DEBS" && apt-get download -qq "$IMG=$PKGVER")
+		fi
 	fi
-	log "extracting $img"
-	dpkg-deb -x "$BUILD"/kernel/debs/"$img"_*.deb "$KTREE"
-	[ -f "$KTREE/boot/vmlinuz-$KVER" ] || { log "no vmlinuz in $img"; exit 1; }
+	log "extracting $IMG"
+	rm -rf "$KTREE" "$STAMPS/kernel-$KVER"
+	dpkg-deb -x "$DEBS/${IMG}"_*.deb "$KTREE"
+	[ -f "$KTREE/boot/vmlinuz-$KVER" ] || { log "no vmlinuz in $IMG"; exit 1; }
 	depmod -b "$KTREE" "$KVER"
-	rm -rf "$BUILD/kernel/debs"
 	touch "$STAMPS/kernel-$KVER"
 fi
 
