@@ -1,0 +1,149 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Bad device parameters refuse the device with one clear log line, never an
+# oops; the module stays loadable and the other devices keep working.
+#
+# Reloads vrampool.ko (at /vrampool.ko in the test VM) several times, then
+# restores the parameters and PCI bindings it found, so later tests see the
+# same devices.
+
+KO=${VRAMPOOL_KO:-/vrampool.ko}
+PARAMS=/sys/module/vrampool/parameters
+MAIN=${VRAMPOOL_IVSHMEM_MAIN:-}
+TINY=${VRAMPOOL_IVSHMEM_TINY:-}
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; }
+check() { # NAME COMMAND...: ok if COMMAND succeeds
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+echo "TAP version 13"
+if [ ! -f "$KO" ] || [ ! -d "$PARAMS" ]; then
+	echo "1..0 # SKIP needs the VM: vrampool.ko at $KO, loaded"
+	exit 4
+fi
+echo "1..13"
+
+ORIG="emulated_devices=$(cat $PARAMS/emulated_devices) vram_size=$(cat $PARAMS/vram_size)"
+ORIG="$ORIG alignment=$(cat $PARAMS/alignment) max_page_size=$(cat $PARAMS/max_page_size)"
+ORIG="$ORIG exclusive_memory_only=$(cat $PARAMS/exclusive_memory_only)"
+
+# Emulated vrampool devices that have an accel node.
+emulated_nodes() {
+	count=0
+	for d in /sys/class/accel/accel*; do
+		[ -e "$d/device/driver" ] || continue
+		[ "$(basename "$(readlink "$d/device/driver")")" = vrampool ] || continue
+		[ "$(basename "$(readlink "$d/device/subsystem")")" = platform ] || continue
+		count=$((count + 1))
+	done
+	echo $count
+}
+
+# log_has TEXT: the kernel log since the last mark holds TEXT.
+log_mark() { echo "vrampool-params-test: mark $n" > /dev/kmsg; MARK="vrampool-params-test: mark $n"; }
+log_has() { dmesg | sed -n "/$MARK/,\$p" | grep -qF "$1"; }
+
+bound() { # BDF: the PCI device is bound to vrampool
+	[ "$(basename "$(readlink "/sys/bus/pci/devices/$1/driver")")" = vrampool ]
+}
+
+# bind BDF: bind a PCI device to vrampool; fails if the probe refuses it.
+# Loading the module binds devices whose driver_override names it already.
+bind() {
+	bound "$1" && return 0
+	echo vrampool > "/sys/bus/pci/devices/$1/driver_override" &&
+		echo "$1" > /sys/bus/pci/drivers/vrampool/bind 2>/dev/null && bound "$1"
+}
+
+# refused NAME LOG-TEXT PARAMS...: the module loads with PARAMS but makes no
+# emulated device, and says why.
+refused() {
+	name=$1 text=$2
+	shift 2
+	rmmod vrampool || { not_ok "$name: rmmod"; return; }
+	log_mark
+	if ! insmod "$KO" "$@"; then
+		not_ok "$name: insmod $*"
+		return
+	fi
+	if [ "$(emulated_nodes)" -eq 0 ] && log_has "$text" && ! log_has "Oops" ; then
+		ok "$name"
+	else
+		dmesg | sed -n "/$MARK/,\$p" | sed 's/^/# /'
+		not_ok "$name"
+	fi
+}
+
+# 1: a PCI device whose BAR is too small is refused, with its reason.
+if [ -n "$TINY" ]; then
+	set -- $TINY
+	log_mark
+	if ! bind "$1" && [ ! -e "/sys/bus/pci/devices/$1/driver" ] &&
+	   log_has "vrampool $1: refusing device: VRAM size"; then
+		ok "tiny BAR refused"
+	else
+		not_ok "tiny BAR refused"
+	fi
+	echo > "/sys/bus/pci/devices/$1/driver_override"
+else
+	not_ok "tiny BAR refused # no small ivshmem device in this VM"
+fi
+
+refused "vram_size=0" "refusing device: VRAM size 0 is below the minimum of 1048576 bytes" \
+	vram_size=0
+refused "vram_size not page-aligned" \
+	"refusing device: VRAM size 2097153 is not a multiple of the page size" vram_size=2097153
+refused "vram_size beyond RAM" "exceeds half of system RAM" vram_size=1125899906842624
+refused "alignment=0" "refusing device: alignment 0 is not a power of two" alignment=0
+refused "alignment not a power of two" "refusing device: alignment 384 is not a power of two" \
+	alignment=384
+refused "max_page_size below alignment" "refusing device: max_page_size 1 is outside" \
+	max_page_size=1
+refused "max_page_size above VRAM" "refusing device: max_page_size 268439552 is outside" \
+	vram_size=268435456 max_page_size=268439552
+
+# 9: too many emulated devices refuse the module load itself.
+rmmod vrampool
+log_mark
+if ! insmod "$KO" emulated_devices=9 2>/dev/null &&
+   log_has "emulated_devices=9 exceeds the maximum of 8"; then
+	ok "emulated_devices=9 refused"
+else
+	not_ok "emulated_devices=9 refused"
+	rmmod vrampool 2>/dev/null
+fi
+
+# 10: a bad alignment refuses a PCI device too.
+insmod "$KO" alignment=0
+if [ -n "$MAIN" ]; then
+	set -- $MAIN
+	log_mark
+	if ! bind "$1" && log_has "vrampool $1: refusing device: alignment 0"; then
+		ok "PCI device refused with alignment=0"
+	else
+		not_ok "PCI device refused with alignment=0"
+	fi
+else
+	not_ok "PCI device refused with alignment=0 # no ivshmem device in this VM"
+fi
+
+# 11, 12: the original parameters bring every device back.
+rmmod vrampool
+# shellcheck disable=SC2086 # ORIG is a list of module parameters
+check "reload with the original parameters" insmod "$KO" $ORIG
+check "emulated devices back" [ "$(emulated_nodes)" -eq "$(cat $PARAMS/emulated_devices)" ]
+rebound=1
+for bdf in $MAIN; do
+	bind "$bdf" || rebound=0
+done
+check "PCI devices rebound" [ $rebound -eq 1 ]
+
+echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
+[ $failed -eq 0 ]
