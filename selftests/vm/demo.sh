@@ -53,11 +53,6 @@ for node in /dev/accel/accel*; do
 			echo "    ${d%/}/" | sed "s|$dev/vrampool/||"
 			show_files "${d%/}" "        "
 		done
-	else
-		echo "    (no vrampool sysfs folder under $dev)"
-	fi
-	if [ -x /tests/vrampool_info ]; then
-		/tests/vrampool_info "$node" 2>&1 | sed 's/^/    /'
 	fi
 done
 echo
