@@ -14,6 +14,8 @@
 
 #include "vrampool_vram_mgr.h"
 
+struct vrampool_layout;
+
 /**
  * enum vrampool_backend - where a device's VRAM lives
  * @VRAMPOOL_BACKEND_EMULATED: kernel memory from vmalloc, for emulated devices
@@ -64,6 +66,8 @@ struct vrampool_device {
 	struct iosys_map vram;
 	/** @bus_base: bus address of VRAM for a PCI BAR, 0 when emulated */
 	resource_size_t bus_base;
+	/** @default_layout: the layout a new client starts with */
+	struct vrampool_layout *default_layout;
 	/** @test_bo_size: size of the BOs made by the debugfs test interface */
 	u64 test_bo_size;
 };

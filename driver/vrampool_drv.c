@@ -15,6 +15,7 @@
 
 #include <drm/vrampool_accel.h>
 
+#include "vrampool_client.h"
 #include "vrampool_drv.h"
 #include "vrampool_emul.h"
 #include "vrampool_ioctl.h"
@@ -63,12 +64,16 @@ void vrampool_module_props(u64 size, struct vrampool_props *props)
 
 static const struct drm_ioctl_desc vrampool_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VRAMPOOL_GET_PARAM, vrampool_get_param_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(VRAMPOOL_POOL_INSTALL, vrampool_pool_install_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(VRAMPOOL_POOL_QUERY, vrampool_pool_query_ioctl, 0),
 };
 
 DEFINE_DRM_ACCEL_FOPS(vrampool_fops);
 
 const struct drm_driver vrampool_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_COMPUTE_ACCEL,
+	.open = vrampool_client_open,
+	.postclose = vrampool_client_postclose,
 	.ioctls = vrampool_ioctls,
 	.num_ioctls = ARRAY_SIZE(vrampool_ioctls),
 	.fops = &vrampool_fops,

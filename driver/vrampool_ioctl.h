@@ -10,5 +10,7 @@ struct drm_device;
 struct drm_file;
 
 int vrampool_get_param_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int vrampool_pool_query_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 
 #endif /* _VRAMPOOL_IOCTL_H_ */

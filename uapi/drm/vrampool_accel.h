@@ -32,10 +32,18 @@ extern "C" {
  */
 
 #define DRM_VRAMPOOL_GET_PARAM		0x00
+#define DRM_VRAMPOOL_POOL_INSTALL	0x01
+#define DRM_VRAMPOOL_POOL_QUERY		0x02
 
 #define DRM_IOCTL_VRAMPOOL_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VRAMPOOL_GET_PARAM, \
 		 struct drm_vrampool_get_param)
+#define DRM_IOCTL_VRAMPOOL_POOL_INSTALL \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VRAMPOOL_POOL_INSTALL, \
+		 struct drm_vrampool_pool_install)
+#define DRM_IOCTL_VRAMPOOL_POOL_QUERY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VRAMPOOL_POOL_QUERY, \
+		 struct drm_vrampool_pool_query)
 
 /**
  * DRM_VRAMPOOL_ABI_VERSION - the ABI revision this header describes
@@ -43,7 +51,7 @@ extern "C" {
  * Returned by %DRM_VRAMPOOL_PARAM_ABI_VERSION. It grows by one whenever an
  * ioctl, a parameter or a flag is added; nothing is ever removed.
  */
-#define DRM_VRAMPOOL_ABI_VERSION		1
+#define DRM_VRAMPOOL_ABI_VERSION		2
 
 /**
  * DRM_VRAMPOOL_PERSISTENT_POOL - index of the persistent pool
@@ -98,6 +106,337 @@ struct drm_vrampool_get_param {
 
 	/** @reserved: must be zero */
 	__u64 reserved;
+};
+
+/**
+ * DOC: pool layouts
+ *
+ * Each client (open file) owns a *layout*: an ordered list of up to
+ * %DRM_VRAMPOOL_MAX_DYNAMIC_POOLS dynamic pools, plus the persistent pool at
+ * index %DRM_VRAMPOOL_PERSISTENT_POOL that no layout change touches. An
+ * allocation is served by the first pool in list order that accepts its
+ * size. A new client starts with the device's default layout: the
+ * %DRM_VRAMPOOL_PRESET_SUB_SLICES preset, or
+ * %DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES on an exclusive-memory-only device.
+ *
+ * %DRM_IOCTL_VRAMPOOL_POOL_INSTALL replaces the layout with a preset or an
+ * explicit list of &struct drm_vrampool_pool_entry. The kernel checks the
+ * whole request and resolves every entry against the device's properties
+ * (sizes aligned up to the device alignment) before it touches anything; a
+ * refused install changes nothing and says why in
+ * &struct drm_vrampool_layout_error. With %DRM_VRAMPOOL_INSTALL_TEST_ONLY
+ * the request is checked and resolved but not installed.
+ *
+ * The rules, in the order they are checked:
+ *
+ * 1. The request is well formed: known flags, zero @pad and @reserved, and
+ *    with a preset, @entries, @count and @entry_size all 0; otherwise
+ *    -EINVAL with %DRM_VRAMPOOL_ERR_INVALID_ARGUMENT naming the field. An
+ *    unknown preset is refused the same way. An explicit list with @count 0
+ *    must have a NULL @entries.
+ * 2. An explicit list is not empty (%DRM_VRAMPOOL_ERR_EMPTY_POOL_LIST,
+ *    -EINVAL) and holds at most 254 entries
+ *    (%DRM_VRAMPOOL_ERR_TOO_MANY_POOLS, -E2BIG); then @entry_size must be
+ *    that of &struct drm_vrampool_pool_entry (-EINVAL as in 1.), and
+ *    @entries a readable, 8-byte aligned pointer (-EFAULT).
+ * 3. Every entry is well formed: a known type, known flags, only the
+ *    optional fields its type has, unused and reserved fields zero;
+ *    otherwise -EINVAL with %DRM_VRAMPOOL_ERR_INVALID_ARGUMENT.
+ * 4. Entry by entry, in order:
+ *
+ *    - exclusive: @max_alloc_size is aligned up (0 stays 0, a pool for
+ *      zero-size requests);
+ *    - direct: nothing to check; @reclaim_at is kept as given;
+ *    - sliced: refused on an exclusive-memory-only device
+ *      (%DRM_VRAMPOOL_ERR_SLICED_POOLS_UNAVAILABLE, -EOPNOTSUPP);
+ *      @page_size must be non-zero and is aligned up; @max_slice_size, when
+ *      given, must be non-zero and is aligned up, else it is the page size;
+ *      it may not exceed the page size; @max_pool_size, when given, must be
+ *      non-zero, at least the page size, and span at most 65535 pages; it is
+ *      kept as given.
+ *
+ * A preset is refused only where the device cannot have it: sub-slices on
+ * an exclusive-memory-only device (%DRM_VRAMPOOL_ERR_PRESET_UNAVAILABLE,
+ * -EOPNOTSUPP).
+ *
+ * A size whose alignment would pass 2^64 - 1 is refused with
+ * %DRM_VRAMPOOL_ERR_SIZE_OVERFLOW (-EOVERFLOW).
+ */
+
+/* Pool types, for &struct drm_vrampool_pool_entry.type */
+/** DRM_VRAMPOOL_POOL_EXCLUSIVE - one allocation per page, up to max_alloc_size */
+#define DRM_VRAMPOOL_POOL_EXCLUSIVE		1
+/** DRM_VRAMPOOL_POOL_SLICED - pages of page_size carved into slices */
+#define DRM_VRAMPOOL_POOL_SLICED		2
+/** DRM_VRAMPOOL_POOL_DIRECT - one device allocation per request, reused by size */
+#define DRM_VRAMPOOL_POOL_DIRECT		3
+/** DRM_VRAMPOOL_POOL_PERSISTENT - the persistent pool; only reported, never installed */
+#define DRM_VRAMPOOL_POOL_PERSISTENT		4
+
+/*
+ * Optional fields of &struct drm_vrampool_pool_entry: a set bit says the
+ * field is present (and may then be 0), a clear bit that it is absent (and
+ * must be 0).
+ */
+/** DRM_VRAMPOOL_ENTRY_MAX_SLICE_SIZE - @max_slice_size is given (sliced only) */
+#define DRM_VRAMPOOL_ENTRY_MAX_SLICE_SIZE	0x1u
+/** DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE - @max_pool_size is given (sliced only) */
+#define DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE	0x2u
+/** DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD - @dealloc_period is given (sliced, exclusive) */
+#define DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD	0x4u
+/** DRM_VRAMPOOL_ENTRY_RECLAIM_AT - @reclaim_at is given (direct only) */
+#define DRM_VRAMPOOL_ENTRY_RECLAIM_AT		0x8u
+/** DRM_VRAMPOOL_ENTRY_FLAGS - every valid entry flag */
+#define DRM_VRAMPOOL_ENTRY_FLAGS \
+	(DRM_VRAMPOOL_ENTRY_MAX_SLICE_SIZE | DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE | \
+	 DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD | DRM_VRAMPOOL_ENTRY_RECLAIM_AT)
+
+/**
+ * struct drm_vrampool_pool_entry - one pool of a layout
+ *
+ * Given to %DRM_IOCTL_VRAMPOOL_POOL_INSTALL, and returned resolved (sizes
+ * aligned, defaults filled in) by %DRM_IOCTL_VRAMPOOL_POOL_QUERY. A field the
+ * pool type does not use must be zero.
+ */
+struct drm_vrampool_pool_entry {
+	/** @type: one of the ``DRM_VRAMPOOL_POOL_*`` types */
+	__u32 type;
+
+	/** @flags: which optional fields are present (``DRM_VRAMPOOL_ENTRY_*``) */
+	__u32 flags;
+
+	/** @page_size: sliced: bytes per page, non-zero */
+	__u64 page_size;
+
+	/**
+	 * @max_slice_size: sliced, optional: largest slice in bytes; absent
+	 * means @page_size
+	 */
+	__u64 max_slice_size;
+
+	/** @max_pool_size: sliced, optional: cap on the pool's pages, in bytes */
+	__u64 max_pool_size;
+
+	/** @max_alloc_size: exclusive: largest allocation in bytes; 0 means size 0 only */
+	__u64 max_alloc_size;
+
+	/**
+	 * @dealloc_period: sliced or exclusive, optional: allocations between
+	 * releases of idle pages
+	 */
+	__u64 dealloc_period;
+
+	/** @reclaim_at: direct, optional: reserved bytes above which free buffers go back */
+	__u64 reclaim_at;
+
+	/** @reserved: must be zero */
+	__u64 reserved;
+};
+
+/* Presets, for &struct drm_vrampool_pool_install.preset */
+/** DRM_VRAMPOOL_PRESET_NONE - no preset: install the explicit entry list */
+#define DRM_VRAMPOOL_PRESET_NONE		0
+/** DRM_VRAMPOOL_PRESET_SUB_SLICES - sliced pools sized from the max page size */
+#define DRM_VRAMPOOL_PRESET_SUB_SLICES		1
+/** DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES - 24 exclusive buckets from 32 KiB to the max page size */
+#define DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES	2
+
+/* Flags for &struct drm_vrampool_pool_install.flags */
+/** DRM_VRAMPOOL_INSTALL_TEST_ONLY - check and resolve, install nothing */
+#define DRM_VRAMPOOL_INSTALL_TEST_ONLY		0x1u
+/** DRM_VRAMPOOL_INSTALL_FLAGS - every valid install flag */
+#define DRM_VRAMPOOL_INSTALL_FLAGS		DRM_VRAMPOOL_INSTALL_TEST_ONLY
+
+/*
+ * Error codes, for &struct drm_vrampool_layout_error.code. The payload
+ * (@value of that struct) of each is given in brackets.
+ */
+/** DRM_VRAMPOOL_ERR_NONE - no error */
+#define DRM_VRAMPOOL_ERR_NONE			0
+/** DRM_VRAMPOOL_ERR_EMPTY_POOL_LIST - the explicit list is empty (-EINVAL) */
+#define DRM_VRAMPOOL_ERR_EMPTY_POOL_LIST	1
+/** DRM_VRAMPOOL_ERR_ZERO_SIZE - @field must be non-zero (-EINVAL) */
+#define DRM_VRAMPOOL_ERR_ZERO_SIZE		2
+/** DRM_VRAMPOOL_ERR_SLICE_LARGER_THAN_PAGE - [page_size, max_slice_size], aligned (-EINVAL) */
+#define DRM_VRAMPOOL_ERR_SLICE_LARGER_THAN_PAGE	3
+/** DRM_VRAMPOOL_ERR_CAP_SMALLER_THAN_PAGE - [page_size aligned, max_pool_size] (-EINVAL) */
+#define DRM_VRAMPOOL_ERR_CAP_SMALLER_THAN_PAGE	4
+/** DRM_VRAMPOOL_ERR_TOO_MANY_PAGES - [pages]: the cap spans more than 65535 pages (-EINVAL) */
+#define DRM_VRAMPOOL_ERR_TOO_MANY_PAGES		5
+/** DRM_VRAMPOOL_ERR_TOO_MANY_POOLS - [count]: more than 254 entries (-E2BIG) */
+#define DRM_VRAMPOOL_ERR_TOO_MANY_POOLS		6
+/** DRM_VRAMPOOL_ERR_PRESET_UNAVAILABLE - [preset]: not on this device (-EOPNOTSUPP) */
+#define DRM_VRAMPOOL_ERR_PRESET_UNAVAILABLE	7
+/** DRM_VRAMPOOL_ERR_SLICED_POOLS_UNAVAILABLE - exclusive-memory-only device (-EOPNOTSUPP) */
+#define DRM_VRAMPOOL_ERR_SLICED_POOLS_UNAVAILABLE 8
+/** DRM_VRAMPOOL_ERR_SIZE_OVERFLOW - [size, alignment]: aligning @field passes 2^64 (-EOVERFLOW) */
+#define DRM_VRAMPOOL_ERR_SIZE_OVERFLOW		9
+/** DRM_VRAMPOOL_ERR_POOLS_IN_USE - [bytes_in_use]: dynamic pools hold live allocations (-EBUSY) */
+#define DRM_VRAMPOOL_ERR_POOLS_IN_USE		10
+/** DRM_VRAMPOOL_ERR_INVALID_ARGUMENT - @field of the request is malformed (-EINVAL) */
+#define DRM_VRAMPOOL_ERR_INVALID_ARGUMENT	11
+
+/* Fields, for &struct drm_vrampool_layout_error.field */
+#define DRM_VRAMPOOL_FIELD_NONE			0
+#define DRM_VRAMPOOL_FIELD_PAGE_SIZE		1
+#define DRM_VRAMPOOL_FIELD_MAX_SLICE_SIZE	2
+#define DRM_VRAMPOOL_FIELD_MAX_POOL_SIZE	3
+#define DRM_VRAMPOOL_FIELD_MAX_ALLOC_SIZE	4
+#define DRM_VRAMPOOL_FIELD_DEALLOC_PERIOD	5
+#define DRM_VRAMPOOL_FIELD_RECLAIM_AT		6
+#define DRM_VRAMPOOL_FIELD_TYPE			7
+#define DRM_VRAMPOOL_FIELD_ENTRY_FLAGS		8
+#define DRM_VRAMPOOL_FIELD_ENTRY_RESERVED	9
+#define DRM_VRAMPOOL_FIELD_FLAGS		10
+#define DRM_VRAMPOOL_FIELD_PRESET		11
+#define DRM_VRAMPOOL_FIELD_ENTRIES		12
+#define DRM_VRAMPOOL_FIELD_COUNT		13
+#define DRM_VRAMPOOL_FIELD_ENTRY_SIZE		14
+#define DRM_VRAMPOOL_FIELD_PAD			15
+#define DRM_VRAMPOOL_FIELD_RESERVED		16
+
+/** DRM_VRAMPOOL_NO_ENTRY - &drm_vrampool_layout_error.entry when no entry is at fault */
+#define DRM_VRAMPOOL_NO_ENTRY			0xffffffffu
+
+/**
+ * struct drm_vrampool_layout_error - why a layout was refused
+ *
+ * Filled in by the kernel whenever %DRM_IOCTL_VRAMPOOL_POOL_INSTALL fails
+ * because of the request; all zero on success and on failures unrelated to
+ * the layout (-EFAULT, -ENOMEM, -EINTR).
+ */
+struct drm_vrampool_layout_error {
+	/** @code: [out] a ``DRM_VRAMPOOL_ERR_*`` code */
+	__u32 code;
+
+	/** @entry: [out] index of the entry at fault, or %DRM_VRAMPOOL_NO_ENTRY */
+	__u32 entry;
+
+	/** @field: [out] the field at fault, a ``DRM_VRAMPOOL_FIELD_*`` value */
+	__u32 field;
+
+	/** @pad: [out] zero */
+	__u32 pad;
+
+	/** @value: [out] the code's payload, as documented beside each code */
+	__u64 value[2];
+};
+
+/**
+ * struct drm_vrampool_pool_install - replace the client's pool layout
+ *
+ * Used with %DRM_IOCTL_VRAMPOOL_POOL_INSTALL. Either @preset names a preset
+ * (and @entries, @count stay 0) or @preset is %DRM_VRAMPOOL_PRESET_NONE and
+ * @entries points to @count entries of @entry_size bytes each.
+ *
+ * Return: 0 on success; on failure -1 with errno set and @error filled in:
+ * -EINVAL, -E2BIG, -EOPNOTSUPP, -EOVERFLOW or -EBUSY as the error code
+ * says; -EFAULT for an unreadable, NULL or misaligned @entries; -ENOMEM.
+ */
+struct drm_vrampool_pool_install {
+	/** @flags: [in] ``DRM_VRAMPOOL_INSTALL_*`` flags */
+	__u32 flags;
+
+	/** @preset: [in] a ``DRM_VRAMPOOL_PRESET_*`` value */
+	__u32 preset;
+
+	/**
+	 * @entries: [in] user pointer to an array of
+	 * &struct drm_vrampool_pool_entry, 8-byte aligned
+	 */
+	__u64 entries;
+
+	/** @count: [in] number of entries */
+	__u32 count;
+
+	/** @entry_size: [in] sizeof(struct drm_vrampool_pool_entry), or 0 with a preset */
+	__u32 entry_size;
+
+	/** @generation: [out] layout generation now in force (unchanged unless installed) */
+	__u64 generation;
+
+	/** @num_pools: [out] dynamic pools of the resolved layout */
+	__u32 num_pools;
+
+	/** @pad: must be zero */
+	__u32 pad;
+
+	/** @error: [out] why the layout was refused */
+	struct drm_vrampool_layout_error error;
+
+	/** @reserved: must be zero */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_vrampool_pool_status - one live pool, as POOL_QUERY reports it
+ */
+struct drm_vrampool_pool_status {
+	/** @config: the resolved pool; type %DRM_VRAMPOOL_POOL_PERSISTENT at 255 */
+	struct drm_vrampool_pool_entry config;
+
+	/** @index: position in the layout, or %DRM_VRAMPOOL_PERSISTENT_POOL */
+	__u32 index;
+
+	/** @pad: zero */
+	__u32 pad;
+
+	/** @allocations: live allocations */
+	__u64 allocations;
+
+	/** @bytes_in_use: bytes requested by live allocations */
+	__u64 bytes_in_use;
+
+	/** @padding: alignment padding of live allocations, in bytes */
+	__u64 padding;
+
+	/** @reserved_bytes: VRAM the pool holds (its pages or buffers), in bytes */
+	__u64 reserved_bytes;
+
+	/** @pages: pages (or buffers) the pool holds */
+	__u64 pages;
+
+	/** @pages_peak: most pages held since the layout was installed */
+	__u64 pages_peak;
+
+	/** @largest_alloc: largest allocation served since the layout was installed */
+	__u64 largest_alloc;
+
+	/** @reserved: zero */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_vrampool_pool_query - read the client's live layout
+ *
+ * Used with %DRM_IOCTL_VRAMPOOL_POOL_QUERY, in two steps: call with @size
+ * 0 to learn the size of the answer, then with @size set to it and @pools
+ * pointing to that many bytes. The answer lists the dynamic pools in layout
+ * order, then the persistent pool. When @size is neither 0 nor the size
+ * needed (the layout changed in between) the call fails with -EINVAL and
+ * @size holds the size needed now.
+ */
+struct drm_vrampool_pool_query {
+	/** @size: [in/out] bytes at @pools */
+	__u32 size;
+
+	/** @flags: must be zero */
+	__u32 flags;
+
+	/** @pools: [in] user pointer to &struct drm_vrampool_pool_status entries */
+	__u64 pools;
+
+	/** @generation: [out] layout generation the answer describes */
+	__u64 generation;
+
+	/** @num_pools: [out] dynamic pools in the layout (the persistent pool not counted) */
+	__u32 num_pools;
+
+	/** @pad: must be zero */
+	__u32 pad;
+
+	/** @reserved: must be zero */
+	__u64 reserved[2];
 };
 
 #if defined(__cplusplus)

@@ -74,7 +74,7 @@ int vrampool_list_devices(char (*paths)[VRAMPOOL_NAME_MAX], int max)
 		if (strncmp(de->d_name, "accel", 5) || strlen(de->d_name) >= NODE_NAME_MAX ||
 		    !is_vrampool_node(de->d_name))
 			continue;
-		snprintf(nodes[count++], NODE_NAME_MAX, "%s", de->d_name);
+		memcpy(nodes[count++], de->d_name, strlen(de->d_name) + 1);
 	}
 	closedir(dir);
 

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <drm/vrampool_accel.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -77,6 +79,163 @@ int vrampool_device_info(int fd, const char *path, struct vrampool_device_info *
 
 /** vrampool_backend_name() - "emulated", "pci-bar" or "unknown" */
 const char *vrampool_backend_name(enum vrampool_backend backend);
+
+/* ---- Errors ------------------------------------------------------------ */
+
+/**
+ * enum vrampool_error_kind - every documented error, and one for the rest
+ *
+ * The first eight are the layout errors of the reference configuration
+ * rules, with the same messages; %VRAMPOOL_ERR_OS carries an errno that has
+ * no documented variant, so it is never mistaken for one.
+ */
+enum vrampool_error_kind {
+	VRAMPOOL_OK = 0,
+	VRAMPOOL_ERR_EMPTY_POOL_LIST,
+	VRAMPOOL_ERR_ZERO_SIZE,
+	VRAMPOOL_ERR_SLICE_LARGER_THAN_PAGE,
+	VRAMPOOL_ERR_CAP_SMALLER_THAN_PAGE,
+	VRAMPOOL_ERR_TOO_MANY_PAGES,
+	VRAMPOOL_ERR_TOO_MANY_POOLS,
+	VRAMPOOL_ERR_PRESET_UNAVAILABLE,
+	VRAMPOOL_ERR_SLICED_POOLS_UNAVAILABLE,
+	VRAMPOOL_ERR_SIZE_OVERFLOW,
+	VRAMPOOL_ERR_POOLS_IN_USE,
+	VRAMPOOL_ERR_INVALID_ARGUMENT,
+	VRAMPOOL_ERR_OS,
+};
+
+/**
+ * struct vrampool_error - a failed call, as a documented variant
+ *
+ * Only the payload fields of @kind are meaningful; the others are 0.
+ */
+struct vrampool_error {
+	enum vrampool_error_kind kind;
+	int os_errno;		/* the errno of the failed call (0: checked client-side) */
+	uint32_t entry;		/* entry at fault, or DRM_VRAMPOOL_NO_ENTRY */
+	uint32_t field;		/* DRM_VRAMPOOL_FIELD_*: ZERO_SIZE, SIZE_OVERFLOW, INVALID_ARGUMENT */
+	uint64_t page_size;	/* SLICE_LARGER_THAN_PAGE, CAP_SMALLER_THAN_PAGE */
+	uint64_t max_slice_size; /* SLICE_LARGER_THAN_PAGE */
+	uint64_t max_pool_size;	/* CAP_SMALLER_THAN_PAGE */
+	uint64_t pages;		/* TOO_MANY_PAGES */
+	uint64_t count;		/* TOO_MANY_POOLS */
+	uint32_t preset;	/* PRESET_UNAVAILABLE */
+	uint64_t size;		/* SIZE_OVERFLOW: the size that overflowed */
+	uint64_t alignment;	/* SIZE_OVERFLOW */
+	uint64_t bytes_in_use;	/* POOLS_IN_USE */
+	uint64_t value;		/* INVALID_ARGUMENT: the offending value */
+};
+
+/**
+ * vrampool_error_message() - the error's message
+ * @err: the error
+ * @buf: where to write it, NUL-terminated
+ * @len: size of @buf
+ *
+ * Return: the length of the whole message, as snprintf() counts it.
+ */
+int vrampool_error_message(const struct vrampool_error *err, char *buf, size_t len);
+
+/** vrampool_error_kind_name() - "EmptyPoolList", "ZeroSize", ... */
+const char *vrampool_error_kind_name(enum vrampool_error_kind kind);
+
+/** vrampool_field_name() - "page_size", ... for a DRM_VRAMPOOL_FIELD_* value */
+const char *vrampool_field_name(uint32_t field);
+
+/** vrampool_preset_name() - "sub-slices", "exclusive-pages", or NULL */
+const char *vrampool_preset_name(uint32_t preset);
+
+/**
+ * vrampool_error_from_ioctl() - turn an ioctl's errno and structured error
+ * into a variant
+ * @err: filled in
+ * @os_errno: the errno the ioctl failed with (positive)
+ * @le: the structured error it returned, or NULL
+ *
+ * A documented variant is only reported when @le names one and its errno
+ * is @os_errno; anything else is %VRAMPOOL_ERR_OS.
+ */
+void vrampool_error_from_ioctl(struct vrampool_error *err, int os_errno,
+			       const struct drm_vrampool_layout_error *le);
+
+/* ---- Layouts ----------------------------------------------------------- */
+
+/** Most pools a resolved layout holds: room for any preset or list. */
+#define VRAMPOOL_LAYOUT_MAX_POOLS DRM_VRAMPOOL_MAX_DYNAMIC_POOLS
+
+/** The device properties a layout is resolved against. */
+struct vrampool_props {
+	uint64_t alignment;
+	uint64_t max_page_size;
+	bool exclusive_memory_only;
+};
+
+/** vrampool_props_of() - the layout properties of an open device */
+int vrampool_props_of(int fd, struct vrampool_props *props);
+
+/* Entry builders: a pool with its mandatory field; optional fields absent. */
+void vrampool_entry_exclusive(struct drm_vrampool_pool_entry *e, uint64_t max_alloc_size);
+void vrampool_entry_sliced(struct drm_vrampool_pool_entry *e, uint64_t page_size);
+void vrampool_entry_direct(struct drm_vrampool_pool_entry *e);
+/* Optional fields: each marks the field present, even with a value of 0. */
+void vrampool_entry_set_max_slice_size(struct drm_vrampool_pool_entry *e, uint64_t v);
+void vrampool_entry_set_max_pool_size(struct drm_vrampool_pool_entry *e, uint64_t v);
+void vrampool_entry_set_dealloc_period(struct drm_vrampool_pool_entry *e, uint64_t v);
+void vrampool_entry_set_reclaim_at(struct drm_vrampool_pool_entry *e, uint64_t v);
+
+/**
+ * vrampool_layout_validate() - check and resolve a layout without a device
+ * @props: the device properties to resolve against
+ * @preset: a DRM_VRAMPOOL_PRESET_* value; NONE for the explicit list
+ * @entries: the explicit list (with %DRM_VRAMPOOL_PRESET_NONE)
+ * @count: its length
+ * @out: room for VRAMPOOL_LAYOUT_MAX_POOLS resolved pools
+ * @out_count: how many @out holds, on success
+ * @err: the error, on failure
+ *
+ * The same code and rules as the kernel's POOL_INSTALL.
+ *
+ * Return: 0 or the negative errno the kernel would give.
+ */
+int vrampool_layout_validate(const struct vrampool_props *props, uint32_t preset,
+			     const struct drm_vrampool_pool_entry *entries, uint32_t count,
+			     struct drm_vrampool_pool_entry *out, uint32_t *out_count,
+			     struct vrampool_error *err);
+
+/** What POOL_INSTALL reports on success. */
+struct vrampool_install_result {
+	uint64_t generation;	/* layout generation now in force */
+	uint32_t num_pools;	/* dynamic pools of the resolved layout */
+};
+
+/**
+ * vrampool_pool_install() - install a layout on an open device
+ * @fd: the device
+ * @flags: DRM_VRAMPOOL_INSTALL_* flags (TEST_ONLY: check, change nothing)
+ * @preset: a DRM_VRAMPOOL_PRESET_* value; NONE for the explicit list
+ * @entries: the explicit list
+ * @count: its length
+ * @res: filled in on success (may be NULL)
+ * @err: filled in on failure (may be NULL)
+ *
+ * Return: 0 or a negative errno.
+ */
+int vrampool_pool_install(int fd, uint32_t flags, uint32_t preset,
+			  const struct drm_vrampool_pool_entry *entries, uint32_t count,
+			  struct vrampool_install_result *res, struct vrampool_error *err);
+
+/**
+ * vrampool_pool_query() - read the live layout and its statistics
+ * @fd: the device
+ * @pools: set to a malloc()ed array, dynamic pools then the persistent one
+ * @count: its length
+ * @generation: the layout generation it describes (may be NULL)
+ *
+ * Return: 0 or a negative errno.
+ */
+int vrampool_pool_query(int fd, struct drm_vrampool_pool_status **pools, uint32_t *count,
+			uint64_t *generation);
 
 #ifdef __cplusplus
 }
