@@ -63,6 +63,7 @@ int vrampool_layout_error_errno(u32 code)
 		return -EINVAL;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_layout_error_errno);
 
 static int fail(struct drm_vrampool_layout_error *err, u32 code, u32 entry,
 		u32 field, u64 v0, u64 v1)
@@ -208,6 +209,7 @@ int vrampool_layout_check_entries(const struct drm_vrampool_pool_entry *entries,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_layout_check_entries);
 
 static int resolve_exclusive(const struct vrampool_layout_props *props,
 			     const struct drm_vrampool_pool_entry *e, u32 i,
@@ -335,6 +337,7 @@ int vrampool_layout_resolve(const struct vrampool_layout_props *props,
 	vrampool_layout_error_set(err, DRM_VRAMPOOL_ERR_NONE, 0, 0, 0, 0);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_layout_resolve);
 
 /**
  * vrampool_dealloc_period_for() - the presets' dealloc period for a size
@@ -353,6 +356,7 @@ u64 vrampool_dealloc_period_for(u64 size)
 		gib++;
 	return 5000 * (1 + gib);
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_dealloc_period_for);
 
 static u64 mul_shift(u64 a, u64 b, unsigned int shift)
 {
@@ -447,6 +451,7 @@ u64 vrampool_exclusive_bucket(u64 max_page_size, u32 i)
 	return exp2_fixed(hi / last * i + lo / last * (last - i) +
 			  (hi % last * i + lo % last * (last - i)) / last);
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_exclusive_bucket);
 
 static void set_exclusive(struct drm_vrampool_pool_entry *e, u64 max_alloc, bool dealloc)
 {
@@ -527,6 +532,7 @@ u32 vrampool_layout_default_preset(const struct vrampool_layout_props *props)
 	return props->exclusive_memory_only ? DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES :
 					      DRM_VRAMPOOL_PRESET_SUB_SLICES;
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_layout_default_preset);
 
 /**
  * vrampool_layout_preset() - expand a preset into its pools
@@ -563,3 +569,4 @@ int vrampool_layout_preset(const struct vrampool_layout_props *props, u32 preset
 		vrampool_layout_error_set(err, DRM_VRAMPOOL_ERR_NONE, 0, 0, 0, 0);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_layout_preset);

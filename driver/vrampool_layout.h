@@ -18,6 +18,8 @@
 #include <linux/errno.h>
 #include <linux/stddef.h>
 #include <linux/types.h>
+#include <linux/export.h>
+#include <kunit/visibility.h>
 #else
 /* userspace/lib/: the kernel types and helpers this file uses */
 #include "vrampool_kernel_compat.h"

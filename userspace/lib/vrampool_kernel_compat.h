@@ -23,4 +23,7 @@ typedef unsigned __int128 u128;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
 
+/* Kernel-only: exports to the KUnit tests. */
+#define EXPORT_SYMBOL_IF_KUNIT(symbol) extern int vrampool_no_export_
+
 #endif /* VRAMPOOL_KERNEL_COMPAT_H */
