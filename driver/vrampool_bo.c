@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 
 #include <drm/drm_gem.h>
+#include <drm/drm_gem_ttm_helper.h>
 #include <drm/ttm/ttm_placement.h>
 
 #include "vrampool_bo.h"
@@ -32,8 +33,10 @@ static void vrampool_gem_free(struct drm_gem_object *obj)
 	ttm_bo_put(container_of(obj, struct ttm_buffer_object, base));
 }
 
+/* Userspace maps pool pages; writable MAP_PRIVATE is refused by TTM. */
 static const struct drm_gem_object_funcs vrampool_gem_funcs = {
 	.free = vrampool_gem_free,
+	.mmap = drm_gem_ttm_mmap,
 };
 
 static void vrampool_bo_destroy(struct ttm_buffer_object *tbo)

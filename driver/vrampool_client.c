@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * vrampool: clients, the open files of a device, and the layouts they own.
- *
- * A slice of a page must never belong to two clients (a CPU mapping of one
- * would expose the other), so each client owns its pools: a layout of
- * dynamic pools, replaced whole by an install, and the persistent pool.
+ * vrampool: clients, the open files of a device, and the pools they own.
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -14,38 +10,101 @@
 
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
+#include <drm/drm_vma_manager.h>
 
+#include "vrampool_bo.h"
 #include "vrampool_client.h"
 #include "vrampool_drv.h"
 
+static struct vrampool_client *backing_to_client(const struct vrampool_backing *backing)
+{
+	return container_of(backing, struct vrampool_client, backing);
+}
+
+/* A page of a client's pool is one pinned VRAM BO only its file may map. */
+static int client_back(const struct vrampool_backing *backing, struct vrampool_page *page)
+{
+	struct vrampool_client *client = backing_to_client(backing);
+	struct vrampool_bo *bo;
+	int ret;
+
+	if (!page->size)
+		return 0;
+
+	ret = vrampool_bo_create(client->vdev, page->size, ttm_bo_type_device, &bo);
+	if (ret)
+		return ret;
+
+	ret = drm_vma_node_allow(&bo->tbo.base.vma_node, client->file);
+	if (ret) {
+		vrampool_bo_free(bo);
+		return ret;
+	}
+
+	page->bo = bo;
+	page->vram = bo->tbo.base.size;
+	page->mmap_offset = drm_vma_node_offset_addr(&bo->tbo.base.vma_node);
+	return 0;
+}
+
+static void client_release(const struct vrampool_backing *backing, struct vrampool_page *page)
+{
+	struct vrampool_client *client = backing_to_client(backing);
+
+	if (!page->bo)
+		return;
+
+	drm_vma_node_revoke(&page->bo->tbo.base.vma_node, client->file);
+	vrampool_bo_free(page->bo);
+	page->bo = NULL;
+}
+
 /**
- * vrampool_layout_create() - build a layout from resolved pools
- * @pools: the pools, already checked and resolved
+ * vrampool_layout_destroy() - free a layout and its pools
+ * @layout: the layout, or NULL; its pools hold no live allocation
+ */
+void vrampool_layout_destroy(struct vrampool_layout *layout)
+{
+	u32 i;
+
+	if (!layout)
+		return;
+	for (i = 0; i < layout->count; i++)
+		vrampool_pool_destroy(layout->pools[i]);
+	kfree(layout);
+}
+
+/**
+ * vrampool_layout_create() - empty pools for a resolved layout
+ * @client: the client that will own them
+ * @pools: the resolved pools
  * @count: how many, at most DRM_VRAMPOOL_MAX_DYNAMIC_POOLS
  *
  * Return: the layout, or NULL without memory.
  */
-struct vrampool_layout *vrampool_layout_create(const struct drm_vrampool_pool_entry *pools,
+struct vrampool_layout *vrampool_layout_create(struct vrampool_client *client,
+					       const struct drm_vrampool_pool_entry *pools,
 					       u32 count)
 {
 	struct vrampool_layout *layout;
+	u32 i;
 
-	layout = kmalloc(struct_size(layout, pools, count), GFP_KERNEL);
+	layout = kzalloc(struct_size(layout, pools, count), GFP_KERNEL);
 	if (!layout)
 		return NULL;
 
+	for (i = 0; i < count; i++) {
+		layout->pools[i] = vrampool_pool_create(&pools[i], i,
+							client->vdev->props.alignment,
+							&client->backing);
+		if (!layout->pools[i]) {
+			layout->count = i;
+			vrampool_layout_destroy(layout);
+			return NULL;
+		}
+	}
 	layout->count = count;
-	memcpy(layout->pools, pools, flex_array_size(layout, pools, count));
 	return layout;
-}
-
-/**
- * vrampool_layout_destroy() - free a layout no client uses any more
- * @layout: the layout, or NULL
- */
-void vrampool_layout_destroy(struct vrampool_layout *layout)
-{
-	kfree(layout);
 }
 
 /**
@@ -53,12 +112,16 @@ void vrampool_layout_destroy(struct vrampool_layout *layout)
  * @drm: the device
  * @file: the new open file
  *
- * The client starts with the device's default layout.
+ * The client starts with the device's default layout, an empty persistent
+ * pool and no allocation.
  *
  * Return: 0 or -ENOMEM.
  */
 int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 {
+	static const struct drm_vrampool_pool_entry persistent = {
+		.type = DRM_VRAMPOOL_POOL_PERSISTENT,
+	};
 	struct vrampool_device *vdev = to_vrampool_device(drm);
 	struct vrampool_client *client;
 
@@ -66,18 +129,34 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	if (!client)
 		return -ENOMEM;
 
-	client->layout = vrampool_layout_create(vdev->default_layout->pools,
-						vdev->default_layout->count);
-	if (!client->layout) {
-		kfree(client);
-		return -ENOMEM;
-	}
-
 	client->vdev = vdev;
+	client->file = file;
+	client->backing.back = client_back;
+	client->backing.release = client_release;
 	client->generation = 1;
+	client->persistent_mode = DRM_VRAMPOOL_PERSISTENT_ENABLED;
 	mutex_init(&client->lock);
+	xa_init_flags(&client->handles, XA_FLAGS_ALLOC1);
+
+	client->persistent = vrampool_pool_create(&persistent, DRM_VRAMPOOL_PERSISTENT_POOL,
+						  vdev->props.alignment, &client->backing);
+	if (!client->persistent)
+		goto err_free;
+
+	client->layout = vrampool_layout_create(client, vdev->default_pools,
+						vdev->default_count);
+	if (!client->layout)
+		goto err_persistent;
+
 	file->driver_priv = client;
 	return 0;
+
+err_persistent:
+	vrampool_pool_destroy(client->persistent);
+err_free:
+	mutex_destroy(&client->lock);
+	kfree(client);
+	return -ENOMEM;
 }
 
 /**
@@ -85,35 +164,77 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
  * @drm: the device
  * @file: the closed file
  *
- * Frees everything the client owned.
+ * Frees every allocation and pool the client owned; their VRAM goes back
+ * to the device (pages still mapped go when they are unmapped).
  */
 void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct vrampool_client *client = file->driver_priv;
+	struct vrampool_alloc *a;
+	unsigned long handle;
+
+	xa_for_each(&client->handles, handle, a) {
+		vrampool_pool_free(a);
+		kfree(a);
+	}
+	xa_destroy(&client->handles);
 
 	vrampool_layout_destroy(client->layout);
+	vrampool_pool_destroy(client->persistent);
 	mutex_destroy(&client->lock);
 	kfree(client);
 }
 
 /**
- * vrampool_client_install() - put a new layout in force
- * @client: the client
- * @layout: the new layout; the client owns it from now on
+ * vrampool_client_cleanup() - explicit cleanup of every pool of a client
+ * @client: the client, locked
  *
- * Return: the new layout generation.
+ * Free pages and buffers go back to the device.
  */
-u64 vrampool_client_install(struct vrampool_client *client, struct vrampool_layout *layout)
+void vrampool_client_cleanup(struct vrampool_client *client)
 {
-	struct vrampool_layout *old;
-	u64 generation;
+	u32 i;
 
-	mutex_lock(&client->lock);
-	old = client->layout;
-	client->layout = layout;
-	generation = ++client->generation;
-	mutex_unlock(&client->lock);
+	lockdep_assert_held(&client->lock);
+	vrampool_pool_cleanup(client->persistent, true, client->alloc_nr);
+	for (i = 0; i < client->layout->count; i++)
+		vrampool_pool_cleanup(client->layout->pools[i], true, client->alloc_nr);
+}
 
-	vrampool_layout_destroy(old);
-	return generation;
+/**
+ * vrampool_client_dynamic_allocations() - live allocations of the dynamic pools
+ * @client: the client, locked
+ * @bytes: their requested bytes
+ *
+ * Return: how many there are.
+ */
+u64 vrampool_client_dynamic_allocations(struct vrampool_client *client, u64 *bytes)
+{
+	u64 count = 0;
+	u32 i;
+
+	lockdep_assert_held(&client->lock);
+	*bytes = 0;
+	for (i = 0; i < client->layout->count; i++) {
+		count += client->layout->pools[i]->stats.allocations;
+		*bytes += client->layout->pools[i]->stats.bytes_in_use;
+	}
+	return count;
+}
+
+/**
+ * vrampool_client_vram() - VRAM held by a client's pools
+ * @client: the client, locked
+ *
+ * Return: bytes of VRAM its pages hold.
+ */
+u64 vrampool_client_vram(struct vrampool_client *client)
+{
+	u64 vram = client->persistent->stats.vram;
+	u32 i;
+
+	lockdep_assert_held(&client->lock);
+	for (i = 0; i < client->layout->count; i++)
+		vram += client->layout->pools[i]->stats.vram;
+	return vram;
 }

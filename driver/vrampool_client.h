@@ -8,44 +8,67 @@
 
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 #include <drm/vrampool_accel.h>
+
+#include "vrampool_pool.h"
 
 struct drm_device;
 struct drm_file;
 struct vrampool_device;
 
 /**
- * struct vrampool_layout - a resolved list of dynamic pools
+ * struct vrampool_layout - a client's dynamic pools, in routing order
  *
- * Immutable once built; a client swaps a whole new one in on install.
+ * Replaced whole by an install.
  */
 struct vrampool_layout {
 	/** @count: number of dynamic pools */
 	u32 count;
-	/** @pools: the resolved pools, in routing order */
-	struct drm_vrampool_pool_entry pools[] __counted_by(count);
+	/** @pools: the pools */
+	struct vrampool_pool *pools[] __counted_by(count);
 };
 
 /**
  * struct vrampool_client - what one open file owns
+ *
+ * A slice of a page must never belong to two clients (a CPU mapping of one
+ * would expose the other), so each client has its own pools. Everything
+ * here is protected by @lock; no device-wide lock is taken to serve an
+ * allocation from an existing page.
  */
 struct vrampool_client {
 	/** @vdev: the device */
 	struct vrampool_device *vdev;
-	/** @lock: protects @layout and @generation */
+	/** @file: the open file, which may map the client's pages */
+	struct drm_file *file;
+	/** @lock: protects everything below */
 	struct mutex lock;
 	/** @layout: the dynamic pools in force */
 	struct vrampool_layout *layout;
-	/** @generation: bumped by every install that changes @layout */
+	/** @persistent: the persistent pool, index 255, kept across installs */
+	struct vrampool_pool *persistent;
+	/** @handles: allocation handles, from 1 */
+	struct xarray handles;
+	/** @backing: gives pool pages VRAM buffer objects mapped for @file */
+	struct vrampool_backing backing;
+	/** @generation: bumped by every install */
 	u64 generation;
+	/** @alloc_nr: allocations asked for, the clock of exclusive pools */
+	u64 alloc_nr;
+	/** @persistent_mode: a DRM_VRAMPOOL_PERSISTENT_* mode */
+	u32 persistent_mode;
 };
 
-struct vrampool_layout *vrampool_layout_create(const struct drm_vrampool_pool_entry *pools,
+struct vrampool_layout *vrampool_layout_create(struct vrampool_client *client,
+					       const struct drm_vrampool_pool_entry *pools,
 					       u32 count);
 void vrampool_layout_destroy(struct vrampool_layout *layout);
 int vrampool_client_open(struct drm_device *drm, struct drm_file *file);
 void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file);
-u64 vrampool_client_install(struct vrampool_client *client, struct vrampool_layout *layout);
+void vrampool_client_cleanup(struct vrampool_client *client);
+u64 vrampool_client_dynamic_allocations(struct vrampool_client *client, u64 *bytes);
+u64 vrampool_client_vram(struct vrampool_client *client);
 
 #endif /* _VRAMPOOL_CLIENT_H_ */

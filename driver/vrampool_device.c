@@ -8,14 +8,12 @@
 #include <linux/device.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
-#include <linux/slab.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_managed.h>
 #include <drm/ttm/ttm_placement.h>
 #include <drm/ttm/ttm_resource.h>
 
-#include "vrampool_client.h"
 #include "vrampool_debugfs.h"
 #include "vrampool_device.h"
 #include "vrampool_drv.h"
@@ -60,40 +58,23 @@ int vrampool_props_check(struct device *dev, const struct vrampool_props *props)
 	return 0;
 }
 
-static void vrampool_default_layout_fini(struct drm_device *drm, void *layout)
-{
-	vrampool_layout_destroy(layout);
-}
-
-/* The layout a new client starts with: the device's default preset. */
+/* The pools a new client starts with: the device's default preset. */
 static int vrampool_device_default_layout(struct vrampool_device *vdev)
 {
-	struct drm_vrampool_pool_entry *pools;
 	struct vrampool_layout_props props = {
 		.alignment = vdev->props.alignment,
 		.max_page_size = vdev->props.max_page_size,
 		.exclusive_memory_only = vdev->props.exclusive_memory_only,
 	};
 	struct drm_vrampool_layout_error err;
-	u32 count;
-	int ret;
 
-	pools = kmalloc_array(VRAMPOOL_PRESET_MAX_POOLS, sizeof(*pools), GFP_KERNEL);
-	if (!pools)
+	vdev->default_pools = drmm_kcalloc(&vdev->drm, VRAMPOOL_PRESET_MAX_POOLS,
+					   sizeof(*vdev->default_pools), GFP_KERNEL);
+	if (!vdev->default_pools)
 		return -ENOMEM;
 
-	ret = vrampool_layout_preset(&props, vrampool_layout_default_preset(&props),
-				     pools, &count, &err);
-	if (!ret) {
-		vdev->default_layout = vrampool_layout_create(pools, count);
-		ret = vdev->default_layout ? 0 : -ENOMEM;
-	}
-	kfree(pools);
-	if (ret)
-		return ret;
-
-	return drmm_add_action_or_reset(&vdev->drm, vrampool_default_layout_fini,
-					vdev->default_layout);
+	return vrampool_layout_preset(&props, vrampool_layout_default_preset(&props),
+				      vdev->default_pools, &vdev->default_count, &err);
 }
 
 /**

@@ -14,7 +14,7 @@
 
 #include "vrampool_vram_mgr.h"
 
-struct vrampool_layout;
+struct drm_vrampool_pool_entry;
 
 /**
  * enum vrampool_backend - where a device's VRAM lives
@@ -66,8 +66,10 @@ struct vrampool_device {
 	struct iosys_map vram;
 	/** @bus_base: bus address of VRAM for a PCI BAR, 0 when emulated */
 	resource_size_t bus_base;
-	/** @default_layout: the layout a new client starts with */
-	struct vrampool_layout *default_layout;
+	/** @default_pools: the resolved pools a new client starts with */
+	struct drm_vrampool_pool_entry *default_pools;
+	/** @default_count: how many */
+	u32 default_count;
 	/** @test_bo_size: size of the BOs made by the debugfs test interface */
 	u64 test_bo_size;
 };

@@ -66,6 +66,10 @@ static const struct drm_ioctl_desc vrampool_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VRAMPOOL_GET_PARAM, vrampool_get_param_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(VRAMPOOL_POOL_INSTALL, vrampool_pool_install_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(VRAMPOOL_POOL_QUERY, vrampool_pool_query_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(VRAMPOOL_ALLOC, vrampool_alloc_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(VRAMPOOL_FREE, vrampool_free_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(VRAMPOOL_CLEANUP, vrampool_cleanup_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(VRAMPOOL_SET_PERSISTENT_MODE, vrampool_set_persistent_mode_ioctl, 0),
 };
 
 DEFINE_DRM_ACCEL_FOPS(vrampool_fops);

@@ -12,5 +12,10 @@ struct drm_file;
 int vrampool_get_param_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int vrampool_pool_query_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int vrampool_cleanup_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int vrampool_set_persistent_mode_ioctl(struct drm_device *drm, void *data,
+				       struct drm_file *file);
 
 #endif /* _VRAMPOOL_IOCTL_H_ */

@@ -146,6 +146,40 @@ static u64 client_generation(struct vrampool_client *client)
 	return generation;
 }
 
+/*
+ * Swaps @layout in unless the dynamic pools hold live allocations; an
+ * explicit cleanup runs first. With TEST_ONLY (@layout NULL) nothing
+ * changes. On return *@layout is what the caller must destroy.
+ */
+static int install_swap(struct vrampool_client *client, struct vrampool_layout **layout,
+			struct drm_vrampool_pool_install *args)
+{
+	struct vrampool_layout *old;
+	u64 bytes;
+	int ret;
+
+	ret = mutex_lock_interruptible(&client->lock);
+	if (ret)
+		return ret;
+
+	if (*layout)
+		vrampool_client_cleanup(client);
+	if (vrampool_client_dynamic_allocations(client, &bytes)) {
+		vrampool_layout_error_set(&args->error, DRM_VRAMPOOL_ERR_POOLS_IN_USE,
+					  DRM_VRAMPOOL_NO_ENTRY, DRM_VRAMPOOL_FIELD_NONE,
+					  bytes, 0);
+		ret = -EBUSY;
+	} else if (*layout) {
+		old = client->layout;
+		client->layout = *layout;
+		*layout = old;
+		client->generation++;
+	}
+	args->generation = client->generation;
+	mutex_unlock(&client->lock);
+	return ret;
+}
+
 /**
  * vrampool_pool_install_ioctl() - DRM_IOCTL_VRAMPOOL_POOL_INSTALL
  * @drm: the device
@@ -153,7 +187,7 @@ static u64 client_generation(struct vrampool_client *client)
  * @file: the client
  *
  * Return: 0, or a negative errno with &drm_vrampool_pool_install.error
- * saying why when the request or its layout is at fault.
+ * saying why when the request, its layout or live allocations are at fault.
  */
 int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
@@ -161,7 +195,7 @@ int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_f
 	struct vrampool_client *client = file->driver_priv;
 	struct drm_vrampool_pool_install *args = data;
 	struct drm_vrampool_pool_entry *pools = NULL;
-	struct vrampool_layout *layout;
+	struct vrampool_layout *layout = NULL;
 	u32 count = 0;
 	int ret;
 
@@ -177,33 +211,36 @@ int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_f
 	if (ret)
 		return ret;
 
-	args->num_pools = count;
-	if (args->flags & DRM_VRAMPOOL_INSTALL_TEST_ONLY)
-		goto out_free;
-
-	layout = vrampool_layout_create(pools, count);
-	if (!layout) {
-		ret = -ENOMEM;
-		args->num_pools = 0;
-		goto out_free;
+	if (!(args->flags & DRM_VRAMPOOL_INSTALL_TEST_ONLY)) {
+		layout = vrampool_layout_create(client, pools, count);
+		if (!layout) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
 	}
-	args->generation = vrampool_client_install(client, layout);
+
+	ret = install_swap(client, &layout, args);
+	if (!ret)
+		args->num_pools = count;
+	vrampool_layout_destroy(layout);
 
 out_free:
 	kfree(pools);
 	return ret;
 }
 
-static void pool_status_fill(const struct vrampool_layout *layout, u32 i,
+static void pool_status_fill(const struct vrampool_pool *pool,
 			     struct drm_vrampool_pool_status *st)
 {
-	if (i < layout->count) {
-		st->config = layout->pools[i];
-		st->index = i;
-	} else {
-		st->config.type = DRM_VRAMPOOL_POOL_PERSISTENT;
-		st->index = DRM_VRAMPOOL_PERSISTENT_POOL;
-	}
+	st->config = pool->config;
+	st->index = pool->index;
+	st->allocations = pool->stats.allocations;
+	st->bytes_in_use = pool->stats.bytes_in_use;
+	st->padding = pool->stats.padding;
+	st->reserved_bytes = pool->stats.reserved;
+	st->pages = pool->stats.pages;
+	st->pages_peak = pool->stats.pages_peak;
+	st->largest_alloc = pool->stats.largest_alloc;
 }
 
 /**
@@ -224,7 +261,7 @@ int vrampool_pool_query_ioctl(struct drm_device *drm, void *data, struct drm_fil
 	u32 i, n, size;
 	int ret = 0;
 
-	if (vrampool_ioctl_check(vdev, args->flags || args->pad ||
+	if (vrampool_ioctl_check(vdev, args->flags || args->pad || args->pad2 ||
 				 args->reserved[0] || args->reserved[1]))
 		return -EINVAL;
 
@@ -233,6 +270,8 @@ int vrampool_pool_query_ioctl(struct drm_device *drm, void *data, struct drm_fil
 	size = n * sizeof(*status);
 	args->generation = client->generation;
 	args->num_pools = client->layout->count;
+	args->vram_in_use = vrampool_client_vram(client);
+	args->persistent_mode = client->persistent_mode;
 	if (args->size != size) {
 		if (vrampool_ioctl_check(vdev, args->size))
 			ret = -EINVAL;
@@ -246,8 +285,9 @@ int vrampool_pool_query_ioctl(struct drm_device *drm, void *data, struct drm_fil
 		mutex_unlock(&client->lock);
 		return -ENOMEM;
 	}
-	for (i = 0; i < n; i++)
-		pool_status_fill(client->layout, i, &status[i]);
+	for (i = 0; i < client->layout->count; i++)
+		pool_status_fill(client->layout->pools[i], &status[i]);
+	pool_status_fill(client->persistent, &status[i]);
 	mutex_unlock(&client->lock);
 
 	if (copy_to_user(u64_to_user_ptr(args->pools), status, size))

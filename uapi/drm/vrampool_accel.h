@@ -34,6 +34,10 @@ extern "C" {
 #define DRM_VRAMPOOL_GET_PARAM		0x00
 #define DRM_VRAMPOOL_POOL_INSTALL	0x01
 #define DRM_VRAMPOOL_POOL_QUERY		0x02
+#define DRM_VRAMPOOL_ALLOC		0x03
+#define DRM_VRAMPOOL_FREE		0x04
+#define DRM_VRAMPOOL_CLEANUP		0x05
+#define DRM_VRAMPOOL_SET_PERSISTENT_MODE	0x06
 
 #define DRM_IOCTL_VRAMPOOL_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VRAMPOOL_GET_PARAM, \
@@ -44,6 +48,15 @@ extern "C" {
 #define DRM_IOCTL_VRAMPOOL_POOL_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VRAMPOOL_POOL_QUERY, \
 		 struct drm_vrampool_pool_query)
+#define DRM_IOCTL_VRAMPOOL_ALLOC \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VRAMPOOL_ALLOC, struct drm_vrampool_alloc)
+#define DRM_IOCTL_VRAMPOOL_FREE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VRAMPOOL_FREE, struct drm_vrampool_free)
+#define DRM_IOCTL_VRAMPOOL_CLEANUP \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VRAMPOOL_CLEANUP, struct drm_vrampool_cleanup)
+#define DRM_IOCTL_VRAMPOOL_SET_PERSISTENT_MODE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VRAMPOOL_SET_PERSISTENT_MODE, \
+		 struct drm_vrampool_persistent_mode)
 
 /**
  * DRM_VRAMPOOL_ABI_VERSION - the ABI revision this header describes
@@ -51,7 +64,7 @@ extern "C" {
  * Returned by %DRM_VRAMPOOL_PARAM_ABI_VERSION. It grows by one whenever an
  * ioctl, a parameter or a flag is added; nothing is ever removed.
  */
-#define DRM_VRAMPOOL_ABI_VERSION		2
+#define DRM_VRAMPOOL_ABI_VERSION		3
 
 /**
  * DRM_VRAMPOOL_PERSISTENT_POOL - index of the persistent pool
@@ -275,6 +288,20 @@ struct drm_vrampool_pool_entry {
 #define DRM_VRAMPOOL_ERR_POOLS_IN_USE		10
 /** DRM_VRAMPOOL_ERR_INVALID_ARGUMENT - @field of the request is malformed (-EINVAL) */
 #define DRM_VRAMPOOL_ERR_INVALID_ARGUMENT	11
+/**
+ * DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED - every pool that accepts the size
+ * is capped and full [size, capacity, in_use of the last such pool] (-ENOSPC)
+ */
+#define DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED	12
+/** DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG - no pool accepts the size [size] (-EFBIG) */
+#define DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG		13
+/**
+ * DRM_VRAMPOOL_ERR_OUT_OF_MEMORY - VRAM is exhausted, even after a cleanup
+ * of the client's pools [size] (-ENOSPC)
+ */
+#define DRM_VRAMPOOL_ERR_OUT_OF_MEMORY		14
+/** DRM_VRAMPOOL_ERR_NOT_FOUND - no such allocation handle in this file (-ENOENT) */
+#define DRM_VRAMPOOL_ERR_NOT_FOUND		15
 
 /* Fields, for &struct drm_vrampool_layout_error.field */
 #define DRM_VRAMPOOL_FIELD_NONE			0
@@ -435,8 +462,185 @@ struct drm_vrampool_pool_query {
 	/** @pad: must be zero */
 	__u32 pad;
 
+	/** @vram_in_use: [out] VRAM held by this client's pools, in bytes */
+	__u64 vram_in_use;
+
+	/** @persistent_mode: [out] the client's ``DRM_VRAMPOOL_PERSISTENT_*`` mode */
+	__u32 persistent_mode;
+
+	/** @pad2: must be zero */
+	__u32 pad2;
+
 	/** @reserved: must be zero */
 	__u64 reserved[2];
+};
+
+/**
+ * DOC: allocations
+ *
+ * %DRM_IOCTL_VRAMPOOL_ALLOC serves a size from the client's pools: from the
+ * persistent pool when asked (%DRM_VRAMPOOL_ALLOC_PERSISTENT) or when the
+ * client's persistent mode says so, otherwise from the first pool in layout
+ * order that accepts the size. A capped sliced pool that is full passes the
+ * request on to the next pool that accepts it. When VRAM is exhausted the
+ * kernel runs an explicit cleanup of the client's pools (free pages go back
+ * to the device) and tries once more.
+ *
+ * The answer names the allocation by an opaque @handle, valid in this open
+ * file only (and in the files that share it through dup() or fork(): they
+ * are the same open file), and places it: pool, page, offset in the page,
+ * the alignment padding after it, and the mmap offset of its page. Map the
+ * page with mmap(MAP_SHARED) at @mmap_offset (writable MAP_PRIVATE is
+ * refused); the allocation starts @offset bytes in. A mapping keeps its
+ * page alive until munmap(), even after the allocation is freed.
+ *
+ * %DRM_IOCTL_VRAMPOOL_FREE returns an allocation to its pool;
+ * %DRM_IOCTL_VRAMPOOL_CLEANUP returns every wholly free page (and free
+ * direct and persistent buffer) of the client to the device. Closing the
+ * file frees everything it owned.
+ *
+ * Installing a layout runs an explicit cleanup first, then fails with
+ * -EBUSY (%DRM_VRAMPOOL_ERR_POOLS_IN_USE, payload the live bytes) while any
+ * allocation of the dynamic pools lives, zero-size ones included.
+ * Persistent allocations never block an install and keep their handle,
+ * data and mapping across installs.
+ */
+
+/** DRM_VRAMPOOL_ALLOC_PERSISTENT - serve from the persistent pool (index 255) */
+#define DRM_VRAMPOOL_ALLOC_PERSISTENT		0x1u
+/** DRM_VRAMPOOL_ALLOC_FLAGS - every valid allocation flag */
+#define DRM_VRAMPOOL_ALLOC_FLAGS		DRM_VRAMPOOL_ALLOC_PERSISTENT
+
+/** DRM_VRAMPOOL_NO_PAGE - &drm_vrampool_alloc.page of a zero-size allocation with no page */
+#define DRM_VRAMPOOL_NO_PAGE			0xffffffffu
+
+/**
+ * struct drm_vrampool_alloc_error - why an allocation failed
+ */
+struct drm_vrampool_alloc_error {
+	/** @code: [out] a ``DRM_VRAMPOOL_ERR_*`` code, 0 on success */
+	__u32 code;
+
+	/** @pool: [out] the pool at fault, when one is (capacity exceeded) */
+	__u32 pool;
+
+	/** @size: [out] the requested size */
+	__u64 size;
+
+	/** @capacity: [out] the capped pool's capacity, in bytes */
+	__u64 capacity;
+
+	/** @in_use: [out] bytes in use in that pool */
+	__u64 in_use;
+};
+
+/**
+ * struct drm_vrampool_alloc - allocate from the client's pools
+ *
+ * Used with %DRM_IOCTL_VRAMPOOL_ALLOC. Fails with -EINVAL for unknown
+ * flags or a non-zero @pad, @pad2 or @reserved; -EFBIG or -ENOSPC as @error
+ * says; -ENOMEM without kernel memory; -EINTR when interrupted.
+ */
+struct drm_vrampool_alloc {
+	/** @size: [in] bytes wanted; 0 is a valid size */
+	__u64 size;
+
+	/** @flags: [in] ``DRM_VRAMPOOL_ALLOC_*`` flags */
+	__u32 flags;
+
+	/** @handle: [out] the allocation's handle, never 0 */
+	__u32 handle;
+
+	/** @pool: [out] index of the serving pool, 255 for the persistent pool */
+	__u32 pool;
+
+	/** @page: [out] index of the page in its pool, or %DRM_VRAMPOOL_NO_PAGE */
+	__u32 page;
+
+	/** @offset: [out] offset of the allocation in its page */
+	__u64 offset;
+
+	/** @padding: [out] alignment padding after the allocation, in bytes */
+	__u64 padding;
+
+	/** @mmap_offset: [out] offset to mmap() the page at; 0 when there is no page */
+	__u64 mmap_offset;
+
+	/** @page_size: [out] bytes of the page (its mapping may be rounded up to CPU pages) */
+	__u64 page_size;
+
+	/** @error: [out] why the allocation failed */
+	struct drm_vrampool_alloc_error error;
+
+	/** @pad: must be zero */
+	__u32 pad;
+
+	/** @pad2: must be zero */
+	__u32 pad2;
+
+	/** @reserved: must be zero */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_vrampool_free - free an allocation
+ *
+ * Used with %DRM_IOCTL_VRAMPOOL_FREE. Fails with -ENOENT for a handle this
+ * file does not own, -EINVAL for non-zero @flags or @reserved.
+ */
+struct drm_vrampool_free {
+	/** @handle: [in] the allocation */
+	__u32 handle;
+
+	/** @flags: must be zero */
+	__u32 flags;
+
+	/** @reserved: must be zero */
+	__u64 reserved;
+};
+
+/**
+ * struct drm_vrampool_cleanup - give free pages back to the device
+ *
+ * Used with %DRM_IOCTL_VRAMPOOL_CLEANUP: an explicit cleanup of every pool
+ * of the client, the persistent one included.
+ */
+struct drm_vrampool_cleanup {
+	/** @flags: must be zero */
+	__u32 flags;
+
+	/** @pad: must be zero */
+	__u32 pad;
+
+	/** @reserved: must be zero */
+	__u64 reserved;
+};
+
+/* Persistent modes, for &struct drm_vrampool_persistent_mode.mode */
+/** DRM_VRAMPOOL_PERSISTENT_ENABLED - persistent only when asked (the default) */
+#define DRM_VRAMPOOL_PERSISTENT_ENABLED		0
+/**
+ * DRM_VRAMPOOL_PERSISTENT_SIZE_MATCH - also serve other requests whose
+ * aligned size the persistent pool already has a buffer of
+ */
+#define DRM_VRAMPOOL_PERSISTENT_SIZE_MATCH	1
+/** DRM_VRAMPOOL_PERSISTENT_DISABLED - never: the flag is ignored */
+#define DRM_VRAMPOOL_PERSISTENT_DISABLED	2
+/** DRM_VRAMPOOL_PERSISTENT_ENFORCED - always: every request is persistent */
+#define DRM_VRAMPOOL_PERSISTENT_ENFORCED	3
+
+/**
+ * struct drm_vrampool_persistent_mode - set the client's persistent mode
+ *
+ * Used with %DRM_IOCTL_VRAMPOOL_SET_PERSISTENT_MODE; -EINVAL for an unknown
+ * mode or a non-zero @pad.
+ */
+struct drm_vrampool_persistent_mode {
+	/** @mode: [in] the new mode; [out] the previous one */
+	__u32 mode;
+
+	/** @pad: must be zero */
+	__u32 pad;
 };
 
 #if defined(__cplusplus)

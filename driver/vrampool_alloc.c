@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vrampool: the allocation ioctls and the routing of a request to a pool.
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#include <linux/slab.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+
+#include <drm/vrampool_accel.h>
+
+#include "vrampool_client.h"
+#include "vrampool_drv.h"
+#include "vrampool_ioctl.h"
+
+static bool wants_persistent(struct vrampool_client *client, u64 size, u32 flags)
+{
+	switch (client->persistent_mode) {
+	case DRM_VRAMPOOL_PERSISTENT_DISABLED:
+		return false;
+	case DRM_VRAMPOOL_PERSISTENT_ENFORCED:
+		return true;
+	case DRM_VRAMPOOL_PERSISTENT_SIZE_MATCH:
+		return (flags & DRM_VRAMPOOL_ALLOC_PERSISTENT) ||
+		       vrampool_pool_has_size(client->persistent, size);
+	default:
+		return flags & DRM_VRAMPOOL_ALLOC_PERSISTENT;
+	}
+}
+
+static int alloc_error(struct drm_vrampool_alloc_error *err, u32 code, u64 size)
+{
+	err->code = code;
+	err->size = size;
+	return code == DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG ? -EFBIG : -ENOSPC;
+}
+
+/*
+ * Serves @size from the first pool that accepts it and is not capped and
+ * full. Returns -ENOSPC with no error code when VRAM itself is exhausted.
+ */
+static int route(struct vrampool_client *client, u64 size, u32 flags,
+		 struct vrampool_alloc *a, struct drm_vrampool_alloc_error *err)
+{
+	struct vrampool_pool *pool, *full = NULL;
+	u32 i;
+	int ret;
+
+	if (wants_persistent(client, size, flags)) {
+		if (!vrampool_pool_accepts(client->persistent, size))
+			return alloc_error(err, DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, size);
+		return vrampool_pool_alloc(client->persistent, size, a);
+	}
+
+	for (i = 0; i < client->layout->count; i++) {
+		pool = client->layout->pools[i];
+		if (!vrampool_pool_accepts(pool, size))
+			continue;
+		ret = vrampool_pool_alloc(pool, size, a);
+		if (ret != -VRAMPOOL_POOL_FULL)
+			return ret;
+		full = pool;	/* capped and full: spill to the next pool */
+	}
+
+	if (!full)
+		return alloc_error(err, DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, size);
+
+	err->pool = full->index;
+	err->capacity = vrampool_pool_capacity(full);
+	err->in_use = full->stats.bytes_in_use;
+	return alloc_error(err, DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED, size);
+}
+
+/* The periodic pass: exclusive pools release pages idle for their period. */
+static void periodic_cleanup(struct vrampool_client *client)
+{
+	u32 i;
+
+	for (i = 0; i < client->layout->count; i++)
+		vrampool_pool_cleanup(client->layout->pools[i], false, client->alloc_nr);
+}
+
+/* Places @a, retrying once after an explicit cleanup if VRAM is full. */
+static int client_alloc(struct vrampool_client *client, struct drm_vrampool_alloc *args,
+			struct vrampool_alloc *a)
+{
+	int ret;
+
+	client->alloc_nr++;
+	periodic_cleanup(client);
+
+	ret = route(client, args->size, args->flags, a, &args->error);
+	if (ret != -ENOSPC || args->error.code)
+		return ret;
+
+	vrampool_client_cleanup(client);
+	ret = route(client, args->size, args->flags, a, &args->error);
+	if (ret == -ENOSPC && !args->error.code)
+		ret = alloc_error(&args->error, DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, args->size);
+	return ret;
+}
+
+static void alloc_answer(struct drm_vrampool_alloc *args, const struct vrampool_alloc *a)
+{
+	args->handle = a->handle;
+	args->pool = a->pool->index;
+	args->offset = a->offset;
+	args->padding = a->padding;
+	if (a->page) {
+		args->page = a->page->index;
+		args->mmap_offset = a->page->mmap_offset;
+		args->page_size = a->page->size;
+	} else {
+		args->page = DRM_VRAMPOOL_NO_PAGE;
+	}
+}
+
+/**
+ * vrampool_alloc_ioctl() - DRM_IOCTL_VRAMPOOL_ALLOC
+ * @drm: the device
+ * @data: a &struct drm_vrampool_alloc
+ * @file: the client
+ *
+ * Return: 0, or a negative errno with &drm_vrampool_alloc.error saying why
+ * when no pool could serve the size.
+ */
+int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct vrampool_device *vdev = to_vrampool_device(drm);
+	struct vrampool_client *client = file->driver_priv;
+	struct drm_vrampool_alloc *args = data;
+	struct vrampool_alloc *a;
+	u32 handle;
+	int ret;
+
+	if (vrampool_ioctl_check(vdev, args->flags & ~DRM_VRAMPOOL_ALLOC_FLAGS) ||
+	    vrampool_ioctl_check(vdev, args->pad || args->pad2 ||
+				 args->reserved[0] || args->reserved[1]))
+		return -EINVAL;
+
+	args->handle = 0;
+	args->pool = 0;
+	args->page = 0;
+	args->offset = 0;
+	args->padding = 0;
+	args->mmap_offset = 0;
+	args->page_size = 0;
+	memset(&args->error, 0, sizeof(args->error));
+
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
+
+	ret = mutex_lock_interruptible(&client->lock);
+	if (ret)
+		goto err_free;
+
+	/* Reserve the handle first: nothing to undo in the pools if it fails. */
+	ret = xa_alloc(&client->handles, &handle, NULL, xa_limit_32b, GFP_KERNEL);
+	if (ret)
+		goto err_unlock;
+
+	ret = client_alloc(client, args, a);
+	if (ret)
+		goto err_release_handle;
+
+	a->handle = handle;
+	xa_store(&client->handles, handle, a, GFP_KERNEL);
+	alloc_answer(args, a);
+	mutex_unlock(&client->lock);
+	return 0;
+
+err_release_handle:
+	xa_erase(&client->handles, handle);
+err_unlock:
+	mutex_unlock(&client->lock);
+err_free:
+	kfree(a);
+	return ret;
+}
+
+/**
+ * vrampool_free_ioctl() - DRM_IOCTL_VRAMPOOL_FREE
+ * @drm: the device
+ * @data: a &struct drm_vrampool_free
+ * @file: the client
+ *
+ * Return: 0; -ENOENT for a handle this file does not own; -EINVAL.
+ */
+int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct vrampool_device *vdev = to_vrampool_device(drm);
+	struct vrampool_client *client = file->driver_priv;
+	struct drm_vrampool_free *args = data;
+	struct vrampool_alloc *a;
+
+	if (vrampool_ioctl_check(vdev, args->flags || args->reserved))
+		return -EINVAL;
+
+	mutex_lock(&client->lock);
+	a = xa_erase(&client->handles, args->handle);
+	if (a)
+		vrampool_pool_free(a);
+	mutex_unlock(&client->lock);
+
+	if (!a)
+		return -ENOENT;
+	kfree(a);
+	return 0;
+}
+
+/**
+ * vrampool_cleanup_ioctl() - DRM_IOCTL_VRAMPOOL_CLEANUP
+ * @drm: the device
+ * @data: a &struct drm_vrampool_cleanup
+ * @file: the client
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vrampool_cleanup_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct vrampool_device *vdev = to_vrampool_device(drm);
+	struct vrampool_client *client = file->driver_priv;
+	struct drm_vrampool_cleanup *args = data;
+
+	if (vrampool_ioctl_check(vdev, args->flags || args->pad || args->reserved))
+		return -EINVAL;
+
+	mutex_lock(&client->lock);
+	vrampool_client_cleanup(client);
+	mutex_unlock(&client->lock);
+	return 0;
+}
+
+/**
+ * vrampool_set_persistent_mode_ioctl() - DRM_IOCTL_VRAMPOOL_SET_PERSISTENT_MODE
+ * @drm: the device
+ * @data: a &struct drm_vrampool_persistent_mode
+ * @file: the client
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vrampool_set_persistent_mode_ioctl(struct drm_device *drm, void *data,
+				       struct drm_file *file)
+{
+	struct vrampool_device *vdev = to_vrampool_device(drm);
+	struct vrampool_client *client = file->driver_priv;
+	struct drm_vrampool_persistent_mode *args = data;
+	u32 old;
+
+	if (vrampool_ioctl_check(vdev, args->pad ||
+				 args->mode > DRM_VRAMPOOL_PERSISTENT_ENFORCED))
+		return -EINVAL;
+
+	mutex_lock(&client->lock);
+	old = client->persistent_mode;
+	client->persistent_mode = args->mode;
+	mutex_unlock(&client->lock);
+
+	args->mode = old;
+	return 0;
+}

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#ifndef _VRAMPOOL_POOL_H_
+#define _VRAMPOOL_POOL_H_
+
+#include <linux/list.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+
+#include <drm/drm_mm.h>
+#include <drm/vrampool_accel.h>
+
+struct vrampool_bo;
+struct vrampool_page;
+
+/**
+ * struct vrampool_backing - where pool pages get their memory
+ *
+ * A client backs pages with VRAM buffer objects; the KUnit tests back them
+ * with nothing, to test the pool logic alone.
+ */
+struct vrampool_backing {
+	/**
+	 * @back: give @page (its size set) memory; 0, -ENOSPC when the
+	 * device is full, -ENOMEM or -EINTR
+	 */
+	int (*back)(const struct vrampool_backing *backing, struct vrampool_page *page);
+	/** @release: give a page's memory back */
+	void (*release)(const struct vrampool_backing *backing, struct vrampool_page *page);
+};
+
+/**
+ * struct vrampool_page - one page of a pool
+ *
+ * Sliced pools carve a page into slices (@mm); the other pools put one
+ * allocation in each page (@alloc), and keep free pages on a list.
+ */
+struct vrampool_page {
+	/** @pool: the pool it belongs to */
+	struct vrampool_pool *pool;
+	/** @index: its index in the pool, stable for its life */
+	u32 index;
+	/** @free_count: exclusive pools: idle checks (freed at 5) */
+	u32 free_count;
+	/** @size: its size in bytes */
+	u64 size;
+	/** @bo: its VRAM, or NULL for a zero-size page or a test backing */
+	struct vrampool_bo *bo;
+	/** @mmap_offset: where userspace maps it, 0 without @bo */
+	u64 mmap_offset;
+	/** @vram: bytes of VRAM @bo holds */
+	u64 vram;
+	/** @mm: sliced pools: the slices, in bytes */
+	struct drm_mm mm;
+	/** @live: allocations in the page */
+	u32 live;
+	/** @alloc: single-allocation pages: the allocation, NULL when free */
+	struct vrampool_alloc *alloc;
+	/** @free_link: single-allocation pages: on &vrampool_pool.free_pages when free */
+	struct list_head free_link;
+};
+
+/**
+ * struct vrampool_alloc - one allocation, named by a handle
+ */
+struct vrampool_alloc {
+	/** @handle: its handle in the client's table */
+	u32 handle;
+	/** @pool: the pool that served it */
+	struct vrampool_pool *pool;
+	/** @page: its page; NULL for a zero-size slice, which needs none */
+	struct vrampool_page *page;
+	/** @node: sliced pools: its slice in @page */
+	struct drm_mm_node node;
+	/** @offset: its offset in @page */
+	u64 offset;
+	/** @size: bytes requested */
+	u64 size;
+	/** @padding: alignment padding after it */
+	u64 padding;
+};
+
+/**
+ * struct vrampool_pool_stats - the usage of one pool
+ */
+struct vrampool_pool_stats {
+	/** @allocations: live allocations */
+	u64 allocations;
+	/** @bytes_in_use: bytes requested by live allocations */
+	u64 bytes_in_use;
+	/** @padding: their alignment padding */
+	u64 padding;
+	/** @reserved: bytes of the pool's pages */
+	u64 reserved;
+	/** @pages: pages held */
+	u64 pages;
+	/** @pages_peak: most pages held since the pool was made */
+	u64 pages_peak;
+	/** @largest_alloc: largest size served since the pool was made */
+	u64 largest_alloc;
+	/** @vram: bytes of VRAM the pages hold (CPU-page granular) */
+	u64 vram;
+};
+
+/**
+ * struct vrampool_pool - a pool of any type
+ *
+ * All of it is protected by the owning client's lock.
+ */
+struct vrampool_pool {
+	/** @config: the resolved pool (type DRM_VRAMPOOL_POOL_PERSISTENT at 255) */
+	struct drm_vrampool_pool_entry config;
+	/** @index: position in the layout, or DRM_VRAMPOOL_PERSISTENT_POOL */
+	u32 index;
+	/** @max_pages: capped sliced pools: the most pages, else 0 */
+	u32 max_pages;
+	/** @alignment: the device alignment */
+	u64 alignment;
+	/** @backing: where pages get memory */
+	const struct vrampool_backing *backing;
+	/** @pages: the pages, by index */
+	struct xarray pages;
+	/** @free_pages: single-allocation pages that are free, by index */
+	struct list_head free_pages;
+	/** @avg: exclusive pools: running average request, 16 fractional bits */
+	u64 avg;
+	/** @last_check: exclusive pools: allocation count at the last idle check */
+	u64 last_check;
+	/** @sizes: persistent pool: number of buffers of each size */
+	struct xarray sizes;
+	/** @stats: usage */
+	struct vrampool_pool_stats stats;
+};
+
+/* An internal result of vrampool_pool_alloc(): capped and full. */
+#define VRAMPOOL_POOL_FULL	EXFULL
+
+struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry *config,
+					   u32 index, u64 alignment,
+					   const struct vrampool_backing *backing);
+void vrampool_pool_destroy(struct vrampool_pool *pool);
+bool vrampool_pool_accepts(const struct vrampool_pool *pool, u64 size);
+int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a);
+void vrampool_pool_free(struct vrampool_alloc *a);
+void vrampool_pool_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
+bool vrampool_pool_has_size(struct vrampool_pool *pool, u64 size);
+u64 vrampool_pool_capacity(const struct vrampool_pool *pool);
+
+/* Shared by the pool types (vrampool_pool*.c) only. */
+struct vrampool_page *vrampool_page_new(struct vrampool_pool *pool, u64 size);
+void vrampool_page_release(struct vrampool_page *page);
+void vrampool_pool_account(struct vrampool_pool *pool, struct vrampool_alloc *a, bool add);
+bool vrampool_align(u64 size, u64 alignment, u64 *out);
+void vrampool_free_page_put(struct vrampool_page *page);
+
+int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a);
+void vrampool_sliced_free(struct vrampool_alloc *a);
+void vrampool_sliced_cleanup(struct vrampool_pool *pool);
+int vrampool_exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a);
+void vrampool_exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
+int vrampool_buffers_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a);
+void vrampool_buffers_cleanup(struct vrampool_pool *pool);
+void vrampool_single_free(struct vrampool_alloc *a);
+
+#endif /* _VRAMPOOL_POOL_H_ */
