@@ -71,6 +71,10 @@ const char *vrampool_error_kind_name(enum vrampool_error_kind kind)
 		[VRAMPOOL_ERR_POOLS_IN_USE] = "PoolsInUse",
 		[VRAMPOOL_ERR_INVALID_ARGUMENT] = "InvalidArgument",
 		[VRAMPOOL_ERR_OS] = "Os",
+		[VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED] = "PoolCapacityExceeded",
+		[VRAMPOOL_ERR_BUFFER_TOO_BIG] = "BufferTooBig",
+		[VRAMPOOL_ERR_OUT_OF_MEMORY] = "OutOfMemory",
+		[VRAMPOOL_ERR_NOT_FOUND] = "NotFound",
 	};
 
 	if ((unsigned int)kind < sizeof(names) / sizeof(names[0]))
@@ -131,6 +135,20 @@ int vrampool_error_message(const struct vrampool_error *e, char *buf, size_t len
 					e->entry, vrampool_field_name(e->field), e->value);
 		return snprintf(buf, len, "invalid argument: invalid `%s` (%" PRIu64 ")",
 				vrampool_field_name(e->field), e->value);
+	case VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED:
+		return snprintf(buf, len,
+				"memory pool capacity exceeded: failed to reserve %" PRIu64
+				" bytes, pool is capped at %" PRIu64 " bytes (%" PRIu64 " bytes in use)",
+				e->size, e->capacity, e->in_use);
+	case VRAMPOOL_ERR_BUFFER_TOO_BIG:
+		return snprintf(buf, len, "can't allocate buffer of size: %" PRIu64, e->size);
+	case VRAMPOOL_ERR_OUT_OF_MEMORY:
+		return snprintf(buf, len, "out of device memory allocating %" PRIu64 " bytes",
+				e->size);
+	case VRAMPOOL_ERR_NOT_FOUND:
+		return snprintf(buf, len,
+				"couldn't find resource for that handle: no allocation %u in this file",
+				e->handle);
 	case VRAMPOOL_ERR_OS:
 	default:
 		return snprintf(buf, len, "%s (errno %d)", strerror(e->os_errno), e->os_errno);
@@ -213,4 +231,37 @@ void vrampool_error_from_ioctl(struct vrampool_error *err, int os_errno,
 	default:
 		break;
 	}
+}
+
+void vrampool_error_from_alloc(struct vrampool_error *err, int os_errno,
+			       const struct drm_vrampool_alloc_error *ae)
+{
+	memset(err, 0, sizeof(*err));
+	err->os_errno = os_errno;
+	err->entry = DRM_VRAMPOOL_NO_ENTRY;
+	err->kind = VRAMPOOL_ERR_OS;
+
+	switch (ae ? ae->code : DRM_VRAMPOOL_ERR_NONE) {
+	case DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED:
+		if (os_errno != ENOSPC)
+			return;
+		err->kind = VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED;
+		err->pool = ae->pool;
+		err->capacity = ae->capacity;
+		err->in_use = ae->in_use;
+		break;
+	case DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG:
+		if (os_errno != EFBIG)
+			return;
+		err->kind = VRAMPOOL_ERR_BUFFER_TOO_BIG;
+		break;
+	case DRM_VRAMPOOL_ERR_OUT_OF_MEMORY:
+		if (os_errno != ENOSPC)
+			return;
+		err->kind = VRAMPOOL_ERR_OUT_OF_MEMORY;
+		break;
+	default:
+		return;
+	}
+	err->size = ae->size;
 }

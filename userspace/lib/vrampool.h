@@ -103,6 +103,11 @@ enum vrampool_error_kind {
 	VRAMPOOL_ERR_POOLS_IN_USE,
 	VRAMPOOL_ERR_INVALID_ARGUMENT,
 	VRAMPOOL_ERR_OS,
+	/* allocation */
+	VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED,
+	VRAMPOOL_ERR_BUFFER_TOO_BIG,
+	VRAMPOOL_ERR_OUT_OF_MEMORY,
+	VRAMPOOL_ERR_NOT_FOUND,
 };
 
 /**
@@ -125,6 +130,11 @@ struct vrampool_error {
 	uint64_t alignment;	/* SIZE_OVERFLOW */
 	uint64_t bytes_in_use;	/* POOLS_IN_USE */
 	uint64_t value;		/* INVALID_ARGUMENT: the offending value */
+	uint64_t capacity;	/* POOL_CAPACITY_EXCEEDED: the capped pool's capacity */
+	uint64_t in_use;	/* POOL_CAPACITY_EXCEEDED: bytes in use in it */
+	uint32_t pool;		/* POOL_CAPACITY_EXCEEDED: its index */
+	uint32_t handle;	/* NOT_FOUND: the handle */
+	/* size: also POOL_CAPACITY_EXCEEDED, BUFFER_TOO_BIG, OUT_OF_MEMORY */
 };
 
 /**
@@ -158,6 +168,16 @@ const char *vrampool_preset_name(uint32_t preset);
  */
 void vrampool_error_from_ioctl(struct vrampool_error *err, int os_errno,
 			       const struct drm_vrampool_layout_error *le);
+
+/**
+ * vrampool_error_from_alloc() - turn ALLOC's errno and structured error
+ * into a variant
+ * @err: filled in
+ * @os_errno: the errno ALLOC failed with (positive)
+ * @ae: the structured error it returned
+ */
+void vrampool_error_from_alloc(struct vrampool_error *err, int os_errno,
+			       const struct drm_vrampool_alloc_error *ae);
 
 /* ---- Layouts ----------------------------------------------------------- */
 
@@ -236,6 +256,71 @@ int vrampool_pool_install(int fd, uint32_t flags, uint32_t preset,
  */
 int vrampool_pool_query(int fd, struct drm_vrampool_pool_status **pools, uint32_t *count,
 			uint64_t *generation);
+
+/* ---- Allocations ------------------------------------------------------- */
+
+/** An allocation, as ALLOC placed it. */
+struct vrampool_allocation {
+	uint32_t handle;	/* valid in the open file that made it */
+	uint32_t pool;		/* serving pool; DRM_VRAMPOOL_PERSISTENT_POOL for 255 */
+	uint32_t page;		/* page index, or DRM_VRAMPOOL_NO_PAGE */
+	uint64_t size;		/* bytes asked for */
+	uint64_t offset;	/* offset in the page */
+	uint64_t padding;	/* alignment padding after it */
+	uint64_t mmap_offset;	/* where the page maps; 0 without a page */
+	uint64_t page_size;	/* bytes of the page */
+};
+
+/**
+ * vrampool_alloc() - allocate from the client's pools
+ * @fd: the device
+ * @size: bytes (0 is valid)
+ * @flags: DRM_VRAMPOOL_ALLOC_* flags
+ * @out: the allocation, on success
+ * @err: the error, on failure (may be NULL)
+ *
+ * Return: 0 or a negative errno (-EFBIG, -ENOSPC, ...).
+ */
+int vrampool_alloc(int fd, uint64_t size, uint32_t flags, struct vrampool_allocation *out,
+		   struct vrampool_error *err);
+
+/**
+ * vrampool_free() - free an allocation
+ * Return: 0, or -ENOENT (kind NOT_FOUND in @err) for an unknown handle.
+ */
+int vrampool_free(int fd, uint32_t handle, struct vrampool_error *err);
+
+/** vrampool_cleanup() - give the client's free pages back to the device */
+int vrampool_cleanup(int fd);
+
+/**
+ * vrampool_set_persistent_mode() - set the DRM_VRAMPOOL_PERSISTENT_* mode
+ * @old: the previous mode (may be NULL)
+ */
+int vrampool_set_persistent_mode(int fd, uint32_t mode, uint32_t *old);
+
+/** A CPU mapping of an allocation. */
+struct vrampool_mapping {
+	void *ptr;		/* the allocation's first byte */
+	void *base;		/* what was mapped (the page, from its start) */
+	size_t length;		/* bytes mapped */
+};
+
+/**
+ * vrampool_map() - map an allocation for the CPU (MAP_SHARED, read-write)
+ * @fd: the device the allocation is from
+ * @a: the allocation; a zero-size allocation maps nothing (ptr NULL)
+ * @m: the mapping
+ *
+ * The mapping covers the allocation's page from its start (CPU-page
+ * granular) and keeps the page alive until vrampool_unmap().
+ *
+ * Return: 0 or a negative errno.
+ */
+int vrampool_map(int fd, const struct vrampool_allocation *a, struct vrampool_mapping *m);
+
+/** vrampool_unmap() - undo vrampool_map() */
+int vrampool_unmap(struct vrampool_mapping *m);
 
 #ifdef __cplusplus
 }
