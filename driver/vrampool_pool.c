@@ -13,6 +13,7 @@
 
 #include <linux/overflow.h>
 #include <linux/slab.h>
+#include <kunit/visibility.h>
 
 #include "vrampool_pool.h"
 
@@ -72,6 +73,7 @@ struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry 
 		pool->avg = min(config->max_alloc_size / 2, AVG_MAX_INPUT) << AVG_FRAC_BITS;
 	return pool;
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_create);
 
 /**
  * vrampool_pool_destroy() - release a pool's pages and free it
@@ -88,6 +90,7 @@ void vrampool_pool_destroy(struct vrampool_pool *pool)
 	xa_destroy(&pool->sizes);
 	kfree(pool);
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_destroy);
 
 static int sizes_add(struct vrampool_pool *pool, u64 size, long delta)
 {
@@ -253,6 +256,7 @@ bool vrampool_pool_accepts(const struct vrampool_pool *pool, u64 size)
 		return vrampool_align(size, pool->alignment, &eff);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_accepts);
 
 /**
  * vrampool_pool_alloc() - serve a size the pool accepts
@@ -283,6 +287,7 @@ int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 		vrampool_pool_account(pool, a, true);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_alloc);
 
 /**
  * vrampool_pool_free() - return an allocation to its pool
@@ -296,6 +301,7 @@ void vrampool_pool_free(struct vrampool_alloc *a)
 	else
 		vrampool_single_free(a);
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free);
 
 /**
  * vrampool_pool_cleanup() - give free pages back to the device
@@ -319,6 +325,7 @@ void vrampool_pool_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_
 			vrampool_buffers_cleanup(pool);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_cleanup);
 
 /**
  * vrampool_pool_has_size() - whether a buffer pool has a buffer of a size
@@ -333,6 +340,7 @@ bool vrampool_pool_has_size(struct vrampool_pool *pool, u64 size)
 
 	return vrampool_align(size, pool->alignment, &eff) && xa_load(&pool->sizes, eff);
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_has_size);
 
 /**
  * vrampool_pool_capacity() - bytes a capped pool may hold

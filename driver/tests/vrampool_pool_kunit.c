@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of the pool internals: first fit, split and merge, the
+ * fixed-point running average, idle checks and reclaim order.
+ *
+ * Pages are backed by nothing here (a counting fake), so the pool logic is
+ * tested alone, without a device.
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/sizes.h>
+
+#include "vrampool_pool.h"
+
+struct fake_backing {
+	struct vrampool_backing base;
+	u64 bytes;		/* backed now */
+	u32 pages;		/* backed now */
+	bool full;		/* refuse new pages, as a full device would */
+};
+
+static int fake_back(const struct vrampool_backing *b, struct vrampool_page *page)
+{
+	struct fake_backing *f = container_of(b, struct fake_backing, base);
+
+	if (f->full)
+		return -ENOSPC;
+	f->bytes += page->size;
+	f->pages++;
+	return 0;
+}
+
+static void fake_release(const struct vrampool_backing *b, struct vrampool_page *page)
+{
+	struct fake_backing *f = container_of(b, struct fake_backing, base);
+
+	f->bytes -= page->size;
+	f->pages--;
+}
+
+static struct fake_backing *fake_backing(struct kunit *test)
+{
+	struct fake_backing *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->base.back = fake_back;
+	f->base.release = fake_release;
+	return f;
+}
+
+static void destroy_pool(void *pool)
+{
+	vrampool_pool_destroy(pool);
+}
+
+/* A pool destroyed when the test ends, after its allocations are freed. */
+static struct vrampool_pool *make_pool(struct kunit *test, struct fake_backing *f,
+				       struct drm_vrampool_pool_entry cfg)
+{
+	struct vrampool_pool *pool = vrampool_pool_create(&cfg, 0, 256, &f->base);
+
+	KUNIT_ASSERT_NOT_NULL(test, pool);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, destroy_pool, pool), 0);
+	return pool;
+}
+
+static struct vrampool_alloc *alloc_ok(struct kunit *test, struct vrampool_pool *pool, u64 size)
+{
+	struct vrampool_alloc *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_TRUE(test, vrampool_pool_accepts(pool, size));
+	KUNIT_ASSERT_EQ(test, vrampool_pool_alloc(pool, size, a), 0);
+	return a;
+}
+
+#define SLICED(page, slice) ((struct drm_vrampool_pool_entry) { \
+	.type = DRM_VRAMPOOL_POOL_SLICED, .flags = DRM_VRAMPOOL_ENTRY_MAX_SLICE_SIZE, \
+	.page_size = (page), .max_slice_size = (slice) })
+
+static void sliced_first_fit_split_merge(struct kunit *test)
+{
+	struct fake_backing *f = fake_backing(test);
+	struct vrampool_pool *pool = make_pool(test, f, SLICED(4096, 4096));
+	struct vrampool_alloc *a, *b, *c, *d;
+
+	a = alloc_ok(test, pool, 1000);			/* [0, 1024) */
+	b = alloc_ok(test, pool, 1000);			/* [1024, 2048) */
+	KUNIT_EXPECT_EQ(test, a->offset, 0);
+	KUNIT_EXPECT_EQ(test, a->padding, 24);
+	KUNIT_EXPECT_EQ(test, b->offset, 1024);
+	KUNIT_EXPECT_PTR_EQ(test, a->page, b->page);
+
+	vrampool_pool_free(a);
+	c = alloc_ok(test, pool, 256);			/* first fit: the freed hole */
+	d = alloc_ok(test, pool, 768);			/* the rest of it, split off */
+	KUNIT_EXPECT_EQ(test, c->offset, 0);
+	KUNIT_EXPECT_EQ(test, d->offset, 256);
+	KUNIT_EXPECT_EQ(test, f->pages, 1);
+
+	/* Freed neighbours merge: the page is whole again and goes. */
+	vrampool_pool_free(b);
+	vrampool_pool_free(c);
+	vrampool_pool_free(d);
+	KUNIT_EXPECT_EQ(test, pool->stats.allocations, 0);
+	KUNIT_EXPECT_EQ(test, pool->stats.padding, 0);
+	vrampool_pool_cleanup(pool, false, 0);		/* periodic: sliced keep pages */
+	KUNIT_EXPECT_EQ(test, f->pages, 1);
+	vrampool_pool_cleanup(pool, true, 0);
+	KUNIT_EXPECT_EQ(test, f->pages, 0);
+	KUNIT_EXPECT_EQ(test, pool->stats.pages_peak, 1);
+	KUNIT_EXPECT_EQ(test, pool->stats.largest_alloc, 1000);
+}
+
+static void sliced_accepts_and_cap(struct kunit *test)
+{
+	struct fake_backing *f = fake_backing(test);
+	struct drm_vrampool_pool_entry capped = SLICED(1024, 1024);
+	struct vrampool_pool *pool = make_pool(test, f, SLICED(1024, 256));
+	struct vrampool_alloc *x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
+	struct vrampool_alloc *a, *b;
+
+	/* The near-page rule: above 80% of a page takes a whole page. */
+	KUNIT_EXPECT_TRUE(test, vrampool_pool_accepts(pool, 256));
+	KUNIT_EXPECT_FALSE(test, vrampool_pool_accepts(pool, 819));
+	KUNIT_EXPECT_TRUE(test, vrampool_pool_accepts(pool, 820));
+	KUNIT_EXPECT_TRUE(test, vrampool_pool_accepts(pool, 1024));
+	KUNIT_EXPECT_FALSE(test, vrampool_pool_accepts(pool, 1025));
+
+	capped.flags |= DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE;
+	capped.max_pool_size = 2048;
+	pool = make_pool(test, f, capped);
+	KUNIT_EXPECT_FALSE(test, vrampool_pool_accepts(pool, 1025));
+	a = alloc_ok(test, pool, 1024);
+	b = alloc_ok(test, pool, 1024);
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_alloc(pool, 1024, x), -VRAMPOOL_POOL_FULL);
+	KUNIT_EXPECT_EQ(test, pool->stats.reserved, 2048);
+	vrampool_pool_free(a);
+	vrampool_pool_free(b);
+}
+
+static void exclusive_average_and_idle_checks(struct kunit *test)
+{
+	struct drm_vrampool_pool_entry cfg = {
+		.type = DRM_VRAMPOOL_POOL_EXCLUSIVE, .flags = DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD,
+		.max_alloc_size = SZ_1M, .dealloc_period = 5,
+	};
+	struct fake_backing *f = fake_backing(test);
+	struct vrampool_pool *pool = make_pool(test, f, cfg);
+	struct vrampool_alloc *a, *b;
+	u64 avg, nr;
+
+	/* The average starts at max/2 and moves 1% toward 1000: 519055.12. */
+	a = alloc_ok(test, pool, 1000);
+	avg = ((u64)SZ_512K << 16) - ((((u64)SZ_512K << 16) - (1000ULL << 16)) / 100);
+	KUNIT_EXPECT_EQ(test, pool->avg, avg);
+	KUNIT_EXPECT_EQ(test, a->page->size, ALIGN(avg >> 16, 256));
+	KUNIT_EXPECT_EQ(test, a->page->size, 519168);
+	b = alloc_ok(test, pool, SZ_1M);		/* bigger than the average */
+	KUNIT_EXPECT_EQ(test, b->page->size, SZ_1M);
+
+	/* A freed page is reused by a size that fits. */
+	vrampool_pool_free(a);
+	a = alloc_ok(test, pool, 4096);
+	KUNIT_EXPECT_EQ(test, a->page->size, 519168);
+	KUNIT_EXPECT_EQ(test, a->page->free_count, 3);	/* new pages start at 4 */
+	vrampool_pool_free(a);
+
+	/* Period 5: a check every allocation; the 5th idle check frees it. */
+	nr = 1;
+	vrampool_pool_cleanup(pool, false, nr);
+	KUNIT_EXPECT_EQ(test, f->pages, 2);		/* idle count 3 -> 4 */
+	vrampool_pool_cleanup(pool, false, nr);		/* not due: same clock */
+	KUNIT_EXPECT_EQ(test, f->pages, 2);
+	vrampool_pool_cleanup(pool, false, ++nr);	/* 4 -> 5: released */
+	KUNIT_EXPECT_EQ(test, f->pages, 1);		/* idle page gone, busy kept */
+	KUNIT_EXPECT_PTR_NE(test, b->page, NULL);
+	vrampool_pool_free(b);
+	vrampool_pool_cleanup(pool, true, nr);
+	KUNIT_EXPECT_EQ(test, f->pages, 0);
+}
+
+static void direct_reclaim_order(struct kunit *test)
+{
+	struct drm_vrampool_pool_entry cfg = {
+		.type = DRM_VRAMPOOL_POOL_DIRECT, .flags = DRM_VRAMPOOL_ENTRY_RECLAIM_AT,
+		.reclaim_at = 7 * SZ_1M,
+	};
+	struct fake_backing *f = fake_backing(test);
+	struct vrampool_pool *pool = make_pool(test, f, cfg);
+	struct vrampool_alloc *one, *two, *three, *four;
+
+	one = alloc_ok(test, pool, SZ_1M);
+	two = alloc_ok(test, pool, 2 * SZ_1M);
+	three = alloc_ok(test, pool, 3 * SZ_1M);
+	vrampool_pool_free(one);
+	vrampool_pool_free(two);
+	vrampool_pool_free(three);
+
+	/* Exact-size reuse, no growth. */
+	two = alloc_ok(test, pool, 2 * SZ_1M - 100);
+	KUNIT_EXPECT_EQ(test, f->pages, 3);
+	vrampool_pool_free(two);
+
+	/* 6 MiB + 4 MiB > 7 MiB: release 1 then 2 MiB, lowest index first. */
+	four = alloc_ok(test, pool, 4 * SZ_1M);
+	KUNIT_EXPECT_EQ(test, f->pages, 2);
+	KUNIT_EXPECT_EQ(test, pool->stats.reserved, 7 * SZ_1M);
+	vrampool_pool_free(four);
+}
+
+static void buffers_out_of_space(struct kunit *test)
+{
+	struct drm_vrampool_pool_entry cfg = { .type = DRM_VRAMPOOL_POOL_PERSISTENT };
+	struct fake_backing *f = fake_backing(test);
+	struct vrampool_pool *pool = make_pool(test, f, cfg);
+	struct vrampool_alloc *x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
+	struct vrampool_alloc *a;
+
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	a = alloc_ok(test, pool, 100);
+	KUNIT_EXPECT_TRUE(test, vrampool_pool_has_size(pool, 200));	/* both 256 */
+	KUNIT_EXPECT_FALSE(test, vrampool_pool_has_size(pool, 300));
+	f->full = true;
+	KUNIT_EXPECT_EQ(test, vrampool_pool_alloc(pool, 300, x), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, pool->stats.allocations, 1);
+	KUNIT_EXPECT_EQ(test, pool->stats.pages, 1);
+	vrampool_pool_free(a);
+	KUNIT_EXPECT_TRUE(test, vrampool_pool_has_size(pool, 256));
+	vrampool_pool_cleanup(pool, true, 0);
+	KUNIT_EXPECT_FALSE(test, vrampool_pool_has_size(pool, 256));
+}
+
+static struct kunit_case vrampool_pool_cases[] = {
+	KUNIT_CASE(sliced_first_fit_split_merge),
+	KUNIT_CASE(sliced_accepts_and_cap),
+	KUNIT_CASE(exclusive_average_and_idle_checks),
+	KUNIT_CASE(direct_reclaim_order),
+	KUNIT_CASE(buffers_out_of_space),
+	{}
+};
+
+static struct kunit_suite vrampool_pool_suite = {
+	.name = "vrampool_pool",
+	.test_cases = vrampool_pool_cases,
+};
+
+kunit_test_suite(vrampool_pool_suite);
