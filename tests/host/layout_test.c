@@ -24,6 +24,7 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -2067,6 +2068,15 @@ TEST(error_from_ioctl)
 		EXPECT_EQ(1 * MIB, got.bytes_in_use);
 		EXPECT_STREQ("the dynamic pools still hold 1048576 bytes of live allocations; free them before installing a layout",
 			     message(&got));
+
+		/* Any int is an errno that matches no code; never undefined behaviour. */
+		le.code = DRM_VRAMPOOL_ERR_ZERO_SIZE;
+		vrampool_error_from_ioctl(&got, INT_MIN, &le);
+		EXPECT_EQ(VRAMPOOL_ERR_OS, (int)got.kind);
+		EXPECT_EQ(INT_MIN, got.os_errno);
+		vrampool_error_from_ioctl(&got, INT_MAX, &le);
+		EXPECT_EQ(VRAMPOOL_ERR_OS, (int)got.kind);
+		le.code = DRM_VRAMPOOL_ERR_POOLS_IN_USE;
 
 		/* The same structured error with the wrong errno: Os, nothing else. */
 		vrampool_error_from_ioctl(&got, EINVAL, &le);

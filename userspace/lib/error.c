@@ -193,7 +193,8 @@ void vrampool_error_from_ioctl(struct vrampool_error *err, int os_errno,
 	err->os_errno = os_errno;
 	err->entry = DRM_VRAMPOOL_NO_ENTRY;
 	err->kind = VRAMPOOL_ERR_OS;
-	if (!le || !le->code || vrampool_layout_error_errno(le->code) != -os_errno ||
+	/* Negate the code's errno, never the caller's (-INT_MIN overflows). */
+	if (!le || !le->code || -vrampool_layout_error_errno(le->code) != os_errno ||
 	    kind_of(le->code) == VRAMPOOL_ERR_OS)
 		return;
 
