@@ -15,6 +15,7 @@
 #include "vrampool_bo.h"
 #include "vrampool_client.h"
 #include "vrampool_drv.h"
+#include "vrampool_sysfs.h"
 
 static struct vrampool_client *backing_to_client(const struct vrampool_backing *backing)
 {
@@ -136,6 +137,7 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	client->generation = 1;
 	client->persistent_mode = DRM_VRAMPOOL_PERSISTENT_ENABLED;
 	mutex_init(&client->lock);
+	mutex_init(&client->sysfs_lock);
 	xa_init_flags(&client->handles, XA_FLAGS_ALLOC1);
 
 	client->persistent = vrampool_pool_create(&persistent, DRM_VRAMPOOL_PERSISTENT_POOL,
@@ -148,12 +150,23 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	if (!client->layout)
 		goto err_persistent;
 
+	if (vrampool_sysfs_client_add(client))
+		goto err_layout;
+
+	mutex_lock(&vdev->clients_lock);
+	list_add_tail(&client->link, &vdev->clients);
+	mutex_unlock(&vdev->clients_lock);
+	atomic_inc(&vdev->client_count);
+
 	file->driver_priv = client;
 	return 0;
 
+err_layout:
+	vrampool_layout_destroy(client->layout);
 err_persistent:
 	vrampool_pool_destroy(client->persistent);
 err_free:
+	mutex_destroy(&client->sysfs_lock);
 	mutex_destroy(&client->lock);
 	kfree(client);
 	return -ENOMEM;
@@ -170,8 +183,15 @@ err_free:
 void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct vrampool_client *client = file->driver_priv;
+	struct vrampool_device *vdev = client->vdev;
 	struct vrampool_alloc *a;
 	unsigned long handle;
+
+	vrampool_sysfs_client_remove(client);
+	mutex_lock(&vdev->clients_lock);
+	list_del(&client->link);
+	mutex_unlock(&vdev->clients_lock);
+	atomic_dec(&vdev->client_count);
 
 	xa_for_each(&client->handles, handle, a) {
 		vrampool_pool_free(a);
@@ -181,6 +201,7 @@ void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 
 	vrampool_layout_destroy(client->layout);
 	vrampool_pool_destroy(client->persistent);
+	mutex_destroy(&client->sysfs_lock);
 	mutex_destroy(&client->lock);
 	kfree(client);
 }

@@ -16,6 +16,7 @@
 
 struct drm_device;
 struct drm_file;
+struct vrampool_client_sysfs;
 struct vrampool_device;
 
 /**
@@ -59,6 +60,12 @@ struct vrampool_client {
 	u64 alloc_nr;
 	/** @persistent_mode: a DRM_VRAMPOOL_PERSISTENT_* mode */
 	u32 persistent_mode;
+	/** @sysfs: clients/<id>/, changed under @sysfs_lock */
+	struct vrampool_client_sysfs *sysfs;
+	/** @sysfs_lock: serialises installs' changes to @sysfs; taken before @lock */
+	struct mutex sysfs_lock;
+	/** @link: in &vrampool_device.clients */
+	struct list_head link;
 };
 
 struct vrampool_layout *vrampool_layout_create(struct vrampool_client *client,

@@ -11,11 +11,13 @@
 #include <linux/uaccess.h>
 
 #include <drm/drm_drv.h>
+#include <drm/drm_file.h>
 #include <drm/drm_print.h>
 #include <drm/ttm/ttm_placement.h>
 #include <drm/ttm/ttm_resource.h>
 
 #include "vrampool_bo.h"
+#include "vrampool_client.h"
 #include "vrampool_debugfs.h"
 #include "vrampool_drv.h"
 
@@ -39,6 +41,11 @@
  *
  * ``vram_mm``
  *	The VRAM range manager's allocations, as TTM prints them.
+ *
+ * ``clients``
+ *	The page map of every client: for each pool its pages, and for each
+ *	page its slices (``used offset+size``) and free ranges
+ *	(``free offset+size``), in offset order.
  */
 
 #define VRAMPOOL_DEFAULT_TEST_BO_SIZE	SZ_64K
@@ -222,6 +229,65 @@ static int vram_mm_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(vram_mm);
 
+static void page_map_show(struct seq_file *m, struct vrampool_page *page)
+{
+	struct drm_mm_node *node;
+	u64 at = 0;
+
+	seq_printf(m, "    page %u size %llu:", page->index, page->size);
+	if (page->pool->config.type != DRM_VRAMPOOL_POOL_SLICED) {
+		seq_printf(m, " %s 0+%llu\n", page->alloc ? "used" : "free", page->size);
+		return;
+	}
+	drm_mm_for_each_node(node, &page->mm) {
+		if (node->start > at)
+			seq_printf(m, " free %llu+%llu", at, node->start - at);
+		seq_printf(m, " used %llu+%llu", node->start, node->size);
+		at = node->start + node->size;
+	}
+	if (at < page->size)
+		seq_printf(m, " free %llu+%llu", at, page->size - at);
+	seq_puts(m, "\n");
+}
+
+static void pool_map_show(struct seq_file *m, struct vrampool_pool *pool)
+{
+	static const char *const types[] = {
+		[DRM_VRAMPOOL_POOL_EXCLUSIVE] = "exclusive",
+		[DRM_VRAMPOOL_POOL_SLICED] = "sliced",
+		[DRM_VRAMPOOL_POOL_DIRECT] = "direct",
+		[DRM_VRAMPOOL_POOL_PERSISTENT] = "persistent",
+	};
+	struct vrampool_page *page;
+	unsigned long index;
+
+	seq_printf(m, "  pool %u %s: %llu pages, %llu allocations\n", pool->index,
+		   types[pool->config.type], pool->stats.pages, pool->stats.allocations);
+	xa_for_each(&pool->pages, index, page)
+		page_map_show(m, page);
+}
+
+static int clients_show(struct seq_file *m, void *unused)
+{
+	struct vrampool_device *vdev = m->private;
+	struct vrampool_client *client;
+	u32 i;
+
+	mutex_lock(&vdev->clients_lock);
+	list_for_each_entry(client, &vdev->clients, link) {
+		mutex_lock(&client->lock);
+		seq_printf(m, "client %llu generation %llu\n", client->file->client_id,
+			   client->generation);
+		for (i = 0; i < client->layout->count; i++)
+			pool_map_show(m, client->layout->pools[i]);
+		pool_map_show(m, client->persistent);
+		mutex_unlock(&client->lock);
+	}
+	mutex_unlock(&vdev->clients_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(clients);
+
 /**
  * vrampool_debugfs_init() - create a device's debugfs files
  * @vdev: the device, its TTM set up
@@ -236,4 +302,5 @@ void vrampool_debugfs_init(struct vrampool_device *vdev)
 	debugfs_create_file_unsafe("test_bo_size", 0600, root, vdev, &test_bo_size_fops);
 	debugfs_create_file("test_bo", 0600, root, vdev, &test_bo_fops);
 	debugfs_create_file("vram_mm", 0400, root, vdev, &vram_mm_fops);
+	debugfs_create_file("clients", 0400, root, vdev, &clients_fops);
 }

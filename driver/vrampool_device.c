@@ -18,6 +18,7 @@
 #include "vrampool_device.h"
 #include "vrampool_drv.h"
 #include "vrampool_layout.h"
+#include "vrampool_sysfs.h"
 #include "vrampool_ttm.h"
 
 /**
@@ -106,7 +107,16 @@ int vrampool_device_init(struct vrampool_device *vdev, enum vrampool_backend bac
 
 	vrampool_debugfs_init(vdev);
 
+	ret = drmm_mutex_init(&vdev->drm, &vdev->clients_lock);
+	if (ret)
+		return ret;
+	INIT_LIST_HEAD(&vdev->clients);
+
 	ret = drm_dev_register(&vdev->drm, 0);
+	if (ret)
+		return ret;
+
+	ret = vrampool_sysfs_init(vdev);
 	if (ret)
 		return ret;
 

@@ -6,7 +6,10 @@
 #ifndef _VRAMPOOL_DEVICE_TYPES_H_
 #define _VRAMPOOL_DEVICE_TYPES_H_
 
+#include <linux/atomic.h>
 #include <linux/iosys-map.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/types.h>
 
 #include <drm/drm_device.h>
@@ -15,6 +18,7 @@
 #include "vrampool_vram_mgr.h"
 
 struct drm_vrampool_pool_entry;
+struct kobject;
 
 /**
  * enum vrampool_backend - where a device's VRAM lives
@@ -70,6 +74,16 @@ struct vrampool_device {
 	struct drm_vrampool_pool_entry *default_pools;
 	/** @default_count: how many */
 	u32 default_count;
+	/** @sysfs: <device>/vrampool/ */
+	struct kobject *sysfs;
+	/** @sysfs_clients: <device>/vrampool/clients/ */
+	struct kobject *sysfs_clients;
+	/** @client_count: open clients */
+	atomic_t client_count;
+	/** @clients_lock: protects @clients */
+	struct mutex clients_lock;
+	/** @clients: open clients, for debugfs */
+	struct list_head clients;
 	/** @test_bo_size: size of the BOs made by the debugfs test interface */
 	u64 test_bo_size;
 };

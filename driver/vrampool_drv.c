@@ -10,6 +10,7 @@
 
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
+#include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
 
@@ -72,12 +73,30 @@ static const struct drm_ioctl_desc vrampool_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VRAMPOOL_SET_PERSISTENT_MODE, vrampool_set_persistent_mode_ioctl, 0),
 };
 
-DEFINE_DRM_ACCEL_FOPS(vrampool_fops);
+static const struct file_operations vrampool_fops = {
+	.owner = THIS_MODULE,
+	DRM_ACCEL_FOPS,
+	.show_fdinfo = drm_show_fdinfo,
+};
+
+/* fdinfo (drm-usage-stats): the VRAM the client's pools hold. */
+static void vrampool_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	struct vrampool_client *client = file->driver_priv;
+	struct drm_memory_stats stats = {};
+
+	mutex_lock(&client->lock);
+	stats.private = vrampool_client_vram(client);
+	mutex_unlock(&client->lock);
+	stats.resident = stats.private;
+	drm_print_memory_stats(p, &stats, DRM_GEM_OBJECT_RESIDENT, "vram");
+}
 
 const struct drm_driver vrampool_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_COMPUTE_ACCEL,
 	.open = vrampool_client_open,
 	.postclose = vrampool_client_postclose,
+	.show_fdinfo = vrampool_show_fdinfo,
 	.ioctls = vrampool_ioctls,
 	.num_ioctls = ARRAY_SIZE(vrampool_ioctls),
 	.fops = &vrampool_fops,

@@ -23,6 +23,7 @@
 #include "vrampool_drv.h"
 #include "vrampool_ioctl.h"
 #include "vrampool_layout.h"
+#include "vrampool_sysfs.h"
 
 static int install_refuse(struct vrampool_device *vdev,
 			  struct drm_vrampool_pool_install *args, u32 field, u64 value)
@@ -136,6 +137,16 @@ static int install_resolve(struct vrampool_device *vdev,
 	return 0;
 }
 
+static u32 layout_count(struct vrampool_client *client)
+{
+	u32 count;
+
+	mutex_lock(&client->lock);
+	count = client->layout->count;
+	mutex_unlock(&client->lock);
+	return count;
+}
+
 static u64 client_generation(struct vrampool_client *client)
 {
 	u64 generation;
@@ -196,7 +207,7 @@ int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_f
 	struct drm_vrampool_pool_install *args = data;
 	struct drm_vrampool_pool_entry *pools = NULL;
 	struct vrampool_layout *layout = NULL;
-	u32 count = 0;
+	u32 count = 0, old_count;
 	int ret;
 
 	memset(&args->error, 0, sizeof(args->error));
@@ -211,20 +222,34 @@ int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_f
 	if (ret)
 		return ret;
 
-	if (!(args->flags & DRM_VRAMPOOL_INSTALL_TEST_ONLY)) {
-		layout = vrampool_layout_create(client, pools, count);
-		if (!layout) {
-			ret = -ENOMEM;
-			goto out_free;
-		}
+	if (args->flags & DRM_VRAMPOOL_INSTALL_TEST_ONLY) {
+		ret = install_swap(client, &layout, args);
+		goto out_free;
 	}
 
-	ret = install_swap(client, &layout, args);
+	layout = vrampool_layout_create(client, pools, count);
+	if (!layout) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+
+	/*
+	 * sysfs folders come before the swap and go after it, without the
+	 * client's lock (removing one waits for its readers, who take it).
+	 * Only installs change the layout, and they hold sysfs_lock.
+	 */
+	mutex_lock(&client->sysfs_lock);
+	old_count = layout_count(client);
+	ret = vrampool_sysfs_pools_grow(client, count);
 	if (!ret)
-		args->num_pools = count;
+		ret = install_swap(client, &layout, args);
+	vrampool_sysfs_pools_shrink(client, ret ? old_count : count);
+	mutex_unlock(&client->sysfs_lock);
 	vrampool_layout_destroy(layout);
 
 out_free:
+	if (!ret)
+		args->num_pools = count;
 	kfree(pools);
 	return ret;
 }

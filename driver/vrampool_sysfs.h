@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#ifndef _VRAMPOOL_SYSFS_H_
+#define _VRAMPOOL_SYSFS_H_
+
+#include <linux/kobject.h>
+#include <linux/types.h>
+
+struct vrampool_client;
+struct vrampool_device;
+
+/**
+ * struct vrampool_client_sysfs - a client's folder, clients/<id>/
+ */
+struct vrampool_client_sysfs {
+	/** @kobj: clients/<id>/ */
+	struct kobject kobj;
+	/** @pools: clients/<id>/pools/ */
+	struct kobject *pools;
+	/** @slots: pools/<index>/ for each dynamic index shown, by index */
+	struct kobject **slots;
+	/** @nslots: how many @slots exist */
+	u32 nslots;
+	/** @persistent: pools/255/ */
+	struct kobject *persistent;
+	/** @client: the client */
+	struct vrampool_client *client;
+};
+
+int vrampool_sysfs_init(struct vrampool_device *vdev);
+int vrampool_sysfs_client_add(struct vrampool_client *client);
+void vrampool_sysfs_client_remove(struct vrampool_client *client);
+int vrampool_sysfs_pools_grow(struct vrampool_client *client, u32 count);
+void vrampool_sysfs_pools_shrink(struct vrampool_client *client, u32 count);
+
+#endif /* _VRAMPOOL_SYSFS_H_ */
