@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vrampoolctl: what the tool's source files share.
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#ifndef VRAMPOOLCTL_H
+#define VRAMPOOLCTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "vrampool.h"
+
+/* Exit codes: see the header comment of vrampoolctl.c and `vrampoolctl help`. */
+#define EXIT_OK		0
+#define EXIT_FAILED	1	/* the operation failed: a documented error, or a system error */
+#define EXIT_USAGE	2	/* bad command line, size, pool spec or script */
+#define EXIT_NODEV	3	/* no vrampool device (none found, or PATH is not one) */
+#define EXIT_EXPECT	4	/* a `run` script's expectation (check, expect-error) failed */
+
+/* Longest message vrampool_error_message() writes, with room to spare. */
+#define MSG_MAX		512
+
+/* Most pool specs one command line or script line may hold. */
+#define MAX_SPECS	(VRAMPOOL_LAYOUT_MAX_POOLS + 16)
+
+/* ---- Sizes and numbers (size.c) ----------------------------------------- */
+
+/**
+ * parse_size() - a size in bytes: "4096", "64MiB", "1.5GiB", "10MB"
+ * @s: the text; units B, KiB, MiB, GiB, TiB (1024-based) and KB, MB, GB, TB
+ *     (1000-based); a fraction only with a unit and only when the result is
+ *     a whole number of bytes
+ * @out: the size
+ * @why: on failure, why (for a usage message)
+ * @len: size of @why
+ *
+ * Return: 0, or -1 for garbage or a size above 2^64 - 1.
+ */
+int parse_size(const char *s, uint64_t *out, char *why, size_t len);
+
+/** parse_count() - a plain decimal number up to 2^64 - 1; 0 or -1 as parse_size() */
+int parse_count(const char *s, uint64_t *out, char *why, size_t len);
+
+/* Longest wait `sleep` and `watch --interval` take: a day. */
+#define MAX_SECONDS	86400
+
+/** parse_seconds() - "2", "0.5": seconds with up to 9 decimals; 0 or -1 */
+int parse_seconds(const char *s, struct timespec *ts, char *why, size_t len);
+
+/**
+ * format_size() - @v with the largest binary unit that divides it exactly,
+ * if fewer than 10000 of them ("64MiB", "3375KiB"), else in bytes
+ * ("1219328"): parse_size() reads it back to the same value.
+ * Return: @buf.
+ */
+char *format_size(uint64_t v, char *buf, size_t len);
+
+/** format_approx() - @v rounded for people: "1.50 GiB", "512 B". Return: @buf. */
+char *format_approx(uint64_t v, char *buf, size_t len);
+
+/* ---- Pool specs (spec.c) ------------------------------------------------ */
+
+/** A layout from the command line: a preset, or a list of entries. */
+struct layout_request {
+	uint32_t preset;	/* DRM_VRAMPOOL_PRESET_*; NONE for @entries */
+	uint32_t count;
+	struct drm_vrampool_pool_entry entries[MAX_SPECS];
+};
+
+/**
+ * parse_layout() - a preset name alone, or one or more pool specs
+ * @argc: number of words
+ * @argv: the words
+ * @req: filled in
+ * @why: on failure, why
+ * @len: size of @why
+ *
+ * Return: 0, or -1 (a usage error) with @why set.
+ */
+int parse_layout(int argc, char **argv, struct layout_request *req, char *why, size_t len);
+
+/** preset_of() - DRM_VRAMPOOL_PRESET_* for a name, or NONE */
+uint32_t preset_of(const char *name);
+
+/** format_spec() - an entry as a spec parse_layout() reads back. Return: @buf. */
+char *format_spec(const struct drm_vrampool_pool_entry *e, char *buf, size_t len);
+
+/** pool_type_name() - "exclusive", "sliced", "direct", "persistent" or "unknown" */
+const char *pool_type_name(uint32_t type);
+
+/* ---- JSON output (json.c) ----------------------------------------------- */
+
+#define JSON_MAX_DEPTH	16
+
+/* A JSON writer: one compact document per line, commas placed for you. */
+struct json {
+	FILE *out;
+	int depth;
+	bool need_comma[JSON_MAX_DEPTH];
+};
+
+void json_init(struct json *j, FILE *out);
+/* @key is the member name inside an object, NULL inside an array or at the top. */
+void json_object_begin(struct json *j, const char *key);
+void json_object_end(struct json *j);
+void json_array_begin(struct json *j, const char *key);
+void json_array_end(struct json *j);
+void json_string(struct json *j, const char *key, const char *v);
+void json_u64(struct json *j, const char *key, uint64_t v);
+void json_bool(struct json *j, const char *key, bool v);
+void json_null(struct json *j, const char *key);
+/* Ends the document with a newline. */
+void json_finish(struct json *j);
+
+/* ---- Errors and devices (vrampoolctl.c) --------------------------------- */
+
+/** Print "vrampoolctl: <fmt>" on stderr; return EXIT_USAGE. */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/**
+ * print_error() - a documented error on @out:
+ *   "<prefix>Variant: message", then the entry at fault, if any
+ * @entries: the request's entries, to name the entry at fault (may be NULL)
+ * @count: how many
+ */
+void print_error(FILE *out, const char *prefix, const struct vrampool_error *err,
+		 const struct drm_vrampool_pool_entry *entries, uint32_t count);
+
+/** json_error() - the error as the members of the current JSON object */
+void json_error(struct json *j, const struct vrampool_error *err);
+
+/** A variant from its name ("PoolCapacityExceeded"); -1 when unknown. */
+int error_kind_of(const char *name);
+
+/**
+ * open_device() - open @path, or the first vrampool device when NULL
+ * @path: a device node, or NULL
+ * @info: the device's properties
+ *
+ * Prints why on failure.
+ * Return: a file descriptor, or -EXIT_NODEV / -EXIT_FAILED.
+ */
+int open_device(const char *path, struct vrampool_device_info *info);
+
+/* ---- Pools: stat and map (pools.c) -------------------------------------- */
+
+/** What POOL_QUERY says about the calling client. */
+struct client_view {
+	struct drm_vrampool_pool_status *pools;	/* malloc()ed */
+	uint32_t count;
+	uint64_t generation;
+	uint64_t vram_in_use;
+	uint32_t persistent_mode;
+};
+
+/** client_view_read() - query the client; 0 or a negative errno (printed) */
+int client_view_read(int fd, struct client_view *v);
+void client_view_free(struct client_view *v);
+
+const char *persistent_mode_name(uint32_t mode);
+/** persistent_mode_of() - DRM_VRAMPOOL_PERSISTENT_* for a name, or -1 */
+int persistent_mode_of(const char *name);
+
+void print_stat(FILE *out, const struct vrampool_device_info *info, const struct client_view *v);
+void json_stat(struct json *j, const struct vrampool_device_info *info,
+	       const struct client_view *v);
+void print_map(FILE *out, const struct vrampool_device_info *info, const struct client_view *v);
+
+/** One pool's resolved configuration as JSON members (no statistics). */
+void json_pool_config(struct json *j, const struct drm_vrampool_pool_entry *e);
+
+/* ---- Commands ----------------------------------------------------------- */
+
+int cmd_run(int argc, char **argv);
+
+#endif /* VRAMPOOLCTL_H */
