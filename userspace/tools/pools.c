@@ -140,34 +140,33 @@ static void print_client_header(FILE *out, const struct vrampool_device_info *in
 		format_approx(v->vram_in_use, a, sizeof(a)));
 }
 
-void print_stat(FILE *out, const struct vrampool_device_info *info, const struct client_view *v)
+void print_pool_table(FILE *out, const struct drm_vrampool_pool_status *pools, uint32_t count)
 {
 	char (*rows)[N_COLS][CELL];
 	int width[N_COLS];
 	uint32_t r;
 	int c;
 
-	print_client_header(out, info, v);
-	rows = calloc(v->count + 1, sizeof(*rows));
+	rows = calloc(count + 1, sizeof(*rows));
 	if (!rows) {
 		fprintf(stderr, "vrampoolctl: out of memory\n");
 		return;
 	}
 	for (c = 0; c < N_COLS; c++)
 		snprintf(rows[0][c], CELL, "%s", col_names[c]);
-	for (r = 0; r < v->count; r++)
-		fill_row(rows[r + 1], &v->pools[r]);
+	for (r = 0; r < count; r++)
+		fill_row(rows[r + 1], &pools[r]);
 
 	for (c = 0; c < N_COLS; c++) {
 		width[c] = 0;
-		for (r = 0; r <= v->count; r++) {
+		for (r = 0; r <= count; r++) {
 			int w = (int)strlen(rows[r][c]);
 
 			if (w > width[c])
 				width[c] = w;
 		}
 	}
-	for (r = 0; r <= v->count; r++) {
+	for (r = 0; r <= count; r++) {
 		fputs(" ", out);
 		for (c = 0; c < N_COLS; c++) {
 			/* Numbers right-aligned, the type left-aligned. */
@@ -179,6 +178,12 @@ void print_stat(FILE *out, const struct vrampool_device_info *info, const struct
 		fputc('\n', out);
 	}
 	free(rows);
+}
+
+void print_stat(FILE *out, const struct vrampool_device_info *info, const struct client_view *v)
+{
+	print_client_header(out, info, v);
+	print_pool_table(out, v->pools, v->count);
 }
 
 void json_pool_config(struct json *j, const struct drm_vrampool_pool_entry *e)
@@ -219,6 +224,21 @@ void json_pool_config(struct json *j, const struct drm_vrampool_pool_entry *e)
 	json_string(j, "spec", format_spec(e, spec, sizeof(spec)));
 }
 
+void json_pool_status(struct json *j, const struct drm_vrampool_pool_status *s)
+{
+	json_object_begin(j, NULL);
+	json_u64(j, "index", s->index);
+	json_pool_config(j, &s->config);
+	json_u64(j, "allocations", s->allocations);
+	json_u64(j, "bytes_in_use", s->bytes_in_use);
+	json_u64(j, "padding", s->padding);
+	json_u64(j, "reserved_bytes", s->reserved_bytes);
+	json_u64(j, "pages", s->pages);
+	json_u64(j, "pages_peak", s->pages_peak);
+	json_u64(j, "largest_alloc", s->largest_alloc);
+	json_object_end(j);
+}
+
 void json_stat(struct json *j, const struct vrampool_device_info *info,
 	       const struct client_view *v)
 {
@@ -234,21 +254,8 @@ void json_stat(struct json *j, const struct vrampool_device_info *info,
 	json_u64(j, "vram_in_use", v->vram_in_use);
 	json_string(j, "persistent_mode", persistent_mode_name(v->persistent_mode));
 	json_array_begin(j, "pools");
-	for (i = 0; i < v->count; i++) {
-		const struct drm_vrampool_pool_status *s = &v->pools[i];
-
-		json_object_begin(j, NULL);
-		json_u64(j, "index", s->index);
-		json_pool_config(j, &s->config);
-		json_u64(j, "allocations", s->allocations);
-		json_u64(j, "bytes_in_use", s->bytes_in_use);
-		json_u64(j, "padding", s->padding);
-		json_u64(j, "reserved_bytes", s->reserved_bytes);
-		json_u64(j, "pages", s->pages);
-		json_u64(j, "pages_peak", s->pages_peak);
-		json_u64(j, "largest_alloc", s->largest_alloc);
-		json_object_end(j);
-	}
+	for (i = 0; i < v->count; i++)
+		json_pool_status(j, &v->pools[i]);
 	json_array_end(j);
 	json_object_end(j);
 	json_finish(j);

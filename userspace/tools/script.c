@@ -47,6 +47,7 @@ struct step {
 	unsigned int byte;		/* write, check */
 	int mode;			/* mode */
 	bool json;			/* stat */
+	bool all;			/* stat */
 	int kind;			/* expect-error */
 	struct timespec secs;		/* sleep */
 };
@@ -79,7 +80,7 @@ static const struct {
 	{ "mode", OP_MODE, 1, 1, "mode enabled|size-match|disabled|enforced" },
 	{ "write", OP_WRITE, 2, 2, "write NAME BYTE" },
 	{ "check", OP_CHECK, 2, 2, "check NAME BYTE" },
-	{ "stat", OP_STAT, 0, 1, "stat [--json]" },
+	{ "stat", OP_STAT, 0, 2, "stat [--all] [--json]" },
 	{ "map", OP_MAP, 0, 0, "map" },
 	{ "expect-error", OP_EXPECT, 1, 1, "expect-error KIND" },
 	{ "sleep", OP_SLEEP, 1, 1, "sleep SECS" },
@@ -226,9 +227,14 @@ static int parse_step(struct script *s, struct step *st, int argc, char **argv)
 			return script_error(st->line, "usage: %s", ops[k].usage);
 		break;
 	case OP_STAT:
-		if (nargs == 1 && strcmp(argv[1], "--json"))
-			return script_error(st->line, "usage: %s", ops[k].usage);
-		st->json = nargs == 1;
+		for (idx = 1; idx <= nargs; idx++) {
+			if (!strcmp(argv[idx], "--json") && !st->json)
+				st->json = true;
+			else if (!strcmp(argv[idx], "--all") && !st->all)
+				st->all = true;
+			else
+				return script_error(st->line, "usage: %s", ops[k].usage);
+		}
 		break;
 	case OP_EXPECT:
 		st->kind = error_kind_of(argv[1]);
@@ -354,7 +360,7 @@ static enum outcome run_install(struct run_ctx *c, struct step *st, struct vramp
 	uint32_t i;
 
 	if (vrampool_pool_install(c->fd, st->test_only ? DRM_VRAMPOOL_INSTALL_TEST_ONLY : 0,
-				  st->layout->preset, st->layout->entries, st->layout->count, &res,
+				  st->layout->preset, layout_entries(st->layout), st->layout->count, &res,
 				  err))
 		return FAILED;
 	if (st->test_only) {
@@ -489,6 +495,8 @@ static enum outcome run_step(struct run_ctx *c, struct step *st, struct vrampool
 		return DONE;
 	case OP_STAT:
 	case OP_MAP:
+		if (st->all)
+			return stat_all(c->info.path, st->json) ? STOP_FAILED : DONE;
 		if (client_view_read(c->fd, &view))
 			return STOP_FAILED;
 		if (st->op == OP_MAP) {

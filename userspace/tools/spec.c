@@ -193,6 +193,11 @@ int parse_layout(int argc, char **argv, struct layout_request *req, char *why, s
 	return 0;
 }
 
+const struct drm_vrampool_pool_entry *layout_entries(const struct layout_request *req)
+{
+	return req->preset == DRM_VRAMPOOL_PRESET_NONE ? req->entries : NULL;
+}
+
 char *format_spec(const struct drm_vrampool_pool_entry *e, char *buf, size_t len)
 {
 	char a[32], b[32], c[32];

@@ -6,7 +6,8 @@
  *   validate  resolve a layout offline, with the kernel's own rules
  *   install   send a layout to the kernel (or only test it there)
  *   run       a script of installs, allocations, frees, ... in one client
- *   stat      the calling client's pools, with their statistics
+ *   stat      the calling client's pools, with their statistics; --all:
+ *             every client's, from sysfs
  *   map       the calling client's pool occupancy, as bars
  *   watch     repeat info, stat or map
  *
@@ -66,9 +67,10 @@ static const char usage_text[] =
 "      --test-only: the kernel checks the layout and installs nothing.\n"
 "  run [--device PATH] SCRIPT|-\n"
 "      Run a script (see below) in one process and one open file (a client).\n"
-"  stat [--device PATH] [--json]\n"
+"  stat [--device PATH] [--all] [--json]\n"
 "      The pools of this client (a fresh open file: the device's default\n"
-"      layout), with their statistics.\n"
+"      layout), with their statistics. --all: every client of every device\n"
+"      (or of PATH), with its pid and command, from sysfs.\n"
 "  map [--device PATH]\n"
 "      The occupancy of this client's pools, one bar per pool.\n"
 "  watch [--interval SECS] [--count N] [info|stat|map [OPTIONS]]\n"
@@ -95,7 +97,7 @@ static const char usage_text[] =
 "  mode enabled|size-match|disabled|enforced   the persistent mode\n"
 "  write NAME BYTE                fill NAME with BYTE through a CPU mapping\n"
 "  check NAME BYTE                check that every byte of NAME is BYTE\n"
-"  stat [--json] | map            as the commands, for the script's client\n"
+"  stat [--all] [--json] | map    as the commands, for the script's client\n"
 "  expect-error KIND              the next command must fail with KIND\n"
 "  sleep SECS\n"
 "The script is read whole and checked before it runs; it stops at the\n"
@@ -273,7 +275,7 @@ int open_device(const char *path, struct vrampool_device_info *info)
 
 enum {
 	OPT_DEVICE = 1000, OPT_JSON, OPT_TEST_ONLY, OPT_ALIGNMENT, OPT_MAX_PAGE_SIZE,
-	OPT_EXCLUSIVE, OPT_INTERVAL, OPT_COUNT, OPT_HELP,
+	OPT_EXCLUSIVE, OPT_INTERVAL, OPT_COUNT, OPT_HELP, OPT_ALL,
 };
 
 struct opts {
@@ -286,6 +288,7 @@ struct opts {
 	struct timespec interval;
 	uint64_t count;
 	bool help;
+	bool all;
 };
 
 /*
@@ -338,6 +341,9 @@ static int parse_opts(int argc, char **argv, const struct option *allowed, bool 
 		case OPT_COUNT:
 			if (parse_count(optarg, &o->count, why, sizeof(why)))
 				return usage_error("%s: --count: %s", argv[0], why);
+			break;
+		case OPT_ALL:
+			o->all = true;
 			break;
 		case 'h':
 		case OPT_HELP:
@@ -614,7 +620,7 @@ static int cmd_install(int argc, char **argv)
 		return -fd;
 
 	ret = vrampool_pool_install(fd, o.test_only ? DRM_VRAMPOOL_INSTALL_TEST_ONLY : 0,
-				    req.preset, req.entries, req.count, &res, &err);
+				    req.preset, layout_entries(&req), req.count, &res, &err);
 	if (ret) {
 		if (o.json) {
 			json_init(&j, stdout);
@@ -693,7 +699,9 @@ static int cmd_install(int argc, char **argv)
 
 static int cmd_stat_or_map(int argc, char **argv)
 {
-	static const struct option stat_opts[] = { O_DEVICE, O_JSON, O_HELP, O_END };
+	static const struct option stat_opts[] = {
+		O_DEVICE, O_JSON, O_HELP, { "all", no_argument, NULL, OPT_ALL }, O_END,
+	};
 	static const struct option map_opts[] = { O_DEVICE, O_HELP, O_END };
 	bool is_map = !strcmp(argv[0], "map");
 	struct vrampool_device_info info;
@@ -707,11 +715,13 @@ static int cmd_stat_or_map(int argc, char **argv)
 		return ret;
 	if (o.help) {
 		printf(is_map ? "usage: vrampoolctl map [--device PATH]\n" :
-				"usage: vrampoolctl stat [--device PATH] [--json]\n");
+				"usage: vrampoolctl stat [--device PATH] [--all] [--json]\n");
 		return EXIT_OK;
 	}
 	if (first < argc)
 		return usage_error("%s: unexpected argument '%s'", argv[0], argv[first]);
+	if (o.all)
+		return stat_all(o.device, o.json);
 
 	fd = open_device(o.device, &info);
 	if (fd < 0)

@@ -85,6 +85,12 @@ struct layout_request {
  */
 int parse_layout(int argc, char **argv, struct layout_request *req, char *why, size_t len);
 
+/**
+ * layout_entries() - the entries to send: NULL with a preset (POOL_INSTALL
+ * wants no entries pointer then)
+ */
+const struct drm_vrampool_pool_entry *layout_entries(const struct layout_request *req);
+
 /** preset_of() - DRM_VRAMPOOL_PRESET_* for a name, or NONE */
 uint32_t preset_of(const char *name);
 
@@ -167,6 +173,11 @@ const char *persistent_mode_name(uint32_t mode);
 /** persistent_mode_of() - DRM_VRAMPOOL_PERSISTENT_* for a name, or -1 */
 int persistent_mode_of(const char *name);
 
+/** print_pool_table() - the stat table: a header row, then one row per pool */
+void print_pool_table(FILE *out, const struct drm_vrampool_pool_status *pools, uint32_t count);
+/** json_pool_status() - one pool, configuration and statistics, as an object */
+void json_pool_status(struct json *j, const struct drm_vrampool_pool_status *s);
+
 void print_stat(FILE *out, const struct vrampool_device_info *info, const struct client_view *v);
 void json_stat(struct json *j, const struct vrampool_device_info *info,
 	       const struct client_view *v);
@@ -174,6 +185,15 @@ void print_map(FILE *out, const struct vrampool_device_info *info, const struct 
 
 /** One pool's resolved configuration as JSON members (no statistics). */
 void json_pool_config(struct json *j, const struct drm_vrampool_pool_entry *e);
+
+/* ---- Every client, from sysfs (sysfs.c) -------------------------------- */
+
+/**
+ * stat_all() - print every client of @path (or of every device) with its
+ * pools, as text or JSON, from <device>/vrampool/clients/ in sysfs
+ * Return: an exit code.
+ */
+int stat_all(const char *path, bool json);
 
 /* ---- Commands ----------------------------------------------------------- */
 
