@@ -112,6 +112,10 @@ static int parse_spec(const char *spec, struct drm_vrampool_pool_entry *e, char 
 		snprintf(why, len, "'%s': nothing after ':'", spec);
 		return -1;
 	}
+	if (opts && (*opts == ',' || strstr(opts, ",,") || opts[strlen(opts) - 1] == ',')) {
+		snprintf(why, len, "'%s': an empty KEY=VALUE between commas", spec);
+		return -1;
+	}
 	for (item = opts ? strtok_r(opts, ",", &save) : NULL; item;
 	     item = strtok_r(NULL, ",", &save)) {
 		eq = strchr(item, '=');
@@ -128,7 +132,7 @@ static int parse_spec(const char *spec, struct drm_vrampool_pool_entry *e, char 
 			}
 		}
 		if (!k) {
-			snprintf(why, len, "'%s': unknown key '%s' for a %s pool (%s)", spec, item,
+			snprintf(why, len, "'%s': unknown key '%s' for %s pools (%s)", spec, item,
 				 pool_type_name(type),
 				 type == DRM_VRAMPOOL_POOL_SLICED ? "page, slice, cap, dealloc" :
 				 type == DRM_VRAMPOOL_POOL_EXCLUSIVE ? "max, dealloc" : "reclaim");
@@ -150,7 +154,7 @@ static int parse_spec(const char *spec, struct drm_vrampool_pool_entry *e, char 
 
 	for (i = 0; i < N_KEYS; i++) {
 		if ((keys[i].types & (1u << type)) && !keys[i].flag && !(seen & (1u << i))) {
-			snprintf(why, len, "'%s': a %s pool needs %s=SIZE", spec,
+			snprintf(why, len, "'%s': %s pools need %s=SIZE", spec,
 				 pool_type_name(type), keys[i].name);
 			return -1;
 		}

@@ -1,0 +1,783 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# vrampoolctl on the host, without a device: validate (presets of both
+# reference devices, every documented error with its exact message, JSON
+# parsed with python3's json module), sizes and pool specs, usage errors,
+# exit codes, and the commands that need a device refusing with exit 3.
+# The commands that drive a device are tested in the VM
+# (selftests/vrampool_cli_test.sh).
+#
+# Prints kselftest TAP. VRAMPOOLCTL names the binary (default: the one
+# tests/cli/Makefile substituted, else build/userspace/vrampoolctl).
+
+V=${VRAMPOOLCTL:-@VRAMPOOLCTL@}
+case $V in
+@*) V=$(cd "$(dirname "$0")/../.." && pwd)/build/userspace/vrampoolctl ;;
+esac
+
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+n=0 failed=0 COUNT=1 rc=0 name="" why=""
+
+# ---- helpers: each is a no-op while counting the tests ---------------------
+
+t() { n=$((n + 1)); name=$1; why=""; }
+fail() { why="${why:+$why; }$*"; }
+
+vp() {	# run vrampoolctl ARGS...; stdout, stderr and rc kept
+	[ -n "$COUNT" ] && return 0
+	"$V" "$@" > "$TMP/out" 2> "$TMP/err" < /dev/null
+	rc=$?
+	printf '%s\n' "$*" > "$TMP/cmd"
+}
+
+vp_in() {	# vp with standard input from the file $1
+	[ -n "$COUNT" ] && return 0
+	f=$1
+	shift
+	"$V" "$@" > "$TMP/out" 2> "$TMP/err" < "$f"
+	rc=$?
+	printf '%s\n' "$* < $f" > "$TMP/cmd"
+}
+
+rc_is() { [ -n "$COUNT" ] || [ "$rc" = "$1" ] || fail "exit $rc, expected $1"; }
+out_line() { [ -n "$COUNT" ] || grep -qxF -- "$1" "$TMP/out" || fail "no stdout line: $1"; }
+err_line() { [ -n "$COUNT" ] || grep -qxF -- "$1" "$TMP/err" || fail "no stderr line: $1"; }
+out_has() { [ -n "$COUNT" ] || grep -qF -- "$1" "$TMP/out" || fail "stdout lacks: $1"; }
+err_has() { [ -n "$COUNT" ] || grep -qF -- "$1" "$TMP/err" || fail "stderr lacks: $1"; }
+out_empty() { [ -n "$COUNT" ] || [ ! -s "$TMP/out" ] || fail "stdout not empty"; }
+err_empty() { [ -n "$COUNT" ] || [ ! -s "$TMP/err" ] || fail "stderr not empty"; }
+
+# json CODE: every stdout line is one JSON document (python3's json module,
+# strict: no NaN or Infinity); CODE runs with d (the document; the list of
+# them when there are several) and asserts what it must.
+json() {
+	[ -n "$COUNT" ] && return 0
+	python3 -c '
+import json, sys
+
+def no_constants(name):
+    raise ValueError("not JSON: " + name)
+
+with open(sys.argv[1]) as f:
+    lines = [l for l in f.read().split("\n") if l.strip()]
+try:
+    docs = [json.loads(l, parse_constant=no_constants) for l in lines]
+except ValueError as e:
+    print("invalid JSON: %s" % e, file=sys.stderr)
+    sys.exit(1)
+if not docs:
+    print("no JSON on stdout", file=sys.stderr)
+    sys.exit(1)
+d = docs[0] if len(docs) == 1 else docs
+try:
+    exec(sys.argv[2], {"d": d, "docs": docs, "json": json})
+except AssertionError as e:
+    print("assertion failed: %s" % (e or "(no message)"), file=sys.stderr)
+    sys.exit(1)
+except Exception as e:
+    print("%s: %s" % (type(e).__name__, e), file=sys.stderr)
+    sys.exit(1)
+' "$TMP/out" "$1" 2> "$TMP/pyerr" || fail "JSON: $(tr '\n' ' ' < "$TMP/pyerr")"
+}
+
+end() {
+	[ -n "$COUNT" ] && return 0
+	if [ -z "$why" ]; then
+		echo "ok $n $name"
+		return 0
+	fi
+	failed=$((failed + 1))
+	echo "not ok $n $name"
+	echo "# $why"
+	echo "# command: vrampoolctl $(cat "$TMP/cmd" 2>/dev/null)"
+	sed 's/^/# stdout: /' "$TMP/out" 2>/dev/null | head -n 40
+	sed 's/^/# stderr: /' "$TMP/err" 2>/dev/null | head -n 40
+}
+
+# ---- reference values (Documentation/vrampool.rst, DESIGN) -----------------
+
+REF1="--alignment 256 --max-page-size 128MiB"
+REF2="--alignment 512 --max-page-size 20GiB"
+EP1="[32768, 47104, 67584, 97024, 139264, 199936, 286976, 412160, 591616, 849152,
+ 1219328, 1750272, 2512896, 3607808, 5179392, 7436032, 10675712, 15326976,
+ 22004736, 31591936, 45355776, 65116672, 93487104, 134217728]"
+EP2="[32768, 58880, 105472, 188416, 336896, 602624, 1078784, 1930752, 3456000,
+ 6187008, 11075584, 19826688, 35492864, 63537152, 113740800, 203613696,
+ 364499456, 652510208, 1168094208, 2091068416, 3743334400, 6701145088,
+ 11996082688, 21474836480]"
+EP2_DEALLOC="[5000] * 17 + [10000, 10000, 15000, 20000, 35000, 60000, 105000]"
+MiB=1048576
+GiB=1073741824
+TOO_LARGE="is too large: a size is at most 18446744073709551615 bytes (2^64 - 1)"
+
+# A vrampool device on this machine changes what the no-device tests expect.
+HAVE_DEVICE=""
+for d in /sys/class/accel/*/device/driver; do
+	[ -e "$d" ] && [ "$(basename "$(readlink "$d")")" = vrampool ] && HAVE_DEVICE=1
+done
+HAVE_GROFF=""
+command -v groff > /dev/null 2>&1 && HAVE_GROFF=1
+MAN=$(cd "$(dirname "$0")" && pwd)/../../userspace/man/vrampoolctl.1
+[ -f "$MAN" ] || MAN=@MANPAGE@
+
+# ---- the tests ------------------------------------------------------------
+
+tests_help() {
+	t "help: exit 0, the exit codes documented"
+	vp help
+	rc_is 0
+	out_line "Exit status:"
+	out_line "  0  success"
+	out_line "  1  the operation failed; the message (a documented error) says why"
+	out_line "  2  usage error: command, option, size, pool spec or script"
+	out_line "  3  no vrampool device: none found, or PATH is not one"
+	out_line "  4  run: a \`check\` or \`expect-error\` expectation was not met"
+	err_empty
+	end
+
+	t "no command: usage on stderr, exit 2"
+	vp
+	rc_is 2
+	err_has "usage: vrampoolctl COMMAND"
+	out_empty
+	end
+
+	for c in info validate install run stat map watch; do
+		t "$c --help: exit 0"
+		vp "$c" --help
+		rc_is 0
+		out_has "usage: vrampoolctl $c"
+		end
+	done
+}
+
+tests_presets() {
+	t "validate sub-slices, reference device 1 (128 MiB pages, alignment 256): text"
+	# shellcheck disable=SC2086 # REF1 is a list of options
+	vp validate $REF1 sub-slices
+	rc_is 0
+	out_line "valid: preset sub-slices resolves to 4 pools (alignment 256, max page size 128MiB)"
+	out_line "    0  exclusive:max=0"
+	out_line "    1  sliced:page=8MiB,slice=2MiB"
+	out_line "    2  sliced:page=32MiB,slice=16MiB"
+	out_line "    3  exclusive:max=128MiB,dealloc=5000"
+	err_empty
+	end
+
+	t "validate sub-slices, reference device 1: JSON"
+	# shellcheck disable=SC2086
+	vp validate $REF1 --json sub-slices
+	rc_is 0
+	json "
+assert d['ok'] is True
+assert d['preset'] == 'sub-slices'
+assert d['props'] == {'alignment': 256, 'max_page_size': 128 * $MiB, 'exclusive_memory_only': False}, d['props']
+p = d['pools']
+assert [x['index'] for x in p] == [0, 1, 2, 3]
+assert p[0] == {'index': 0, 'type': 'exclusive', 'max_alloc_size': 0, 'dealloc_period': None, 'spec': 'exclusive:max=0'}, p[0]
+assert p[1] == {'index': 1, 'type': 'sliced', 'page_size': 8 * $MiB, 'max_slice_size': 2 * $MiB, 'max_pool_size': None, 'dealloc_period': None, 'spec': 'sliced:page=8MiB,slice=2MiB'}, p[1]
+assert p[2]['type'] == 'sliced' and p[2]['page_size'] == 32 * $MiB and p[2]['max_slice_size'] == 16 * $MiB
+assert p[3] == {'index': 3, 'type': 'exclusive', 'max_alloc_size': 134217728, 'dealloc_period': 5000, 'spec': 'exclusive:max=128MiB,dealloc=5000'}, p[3]
+"
+	end
+
+	t "validate exclusive-pages, reference device 1: the 24 buckets"
+	# shellcheck disable=SC2086
+	vp validate $REF1 --json exclusive-pages
+	rc_is 0
+	json "
+p = d['pools']
+assert [x['max_alloc_size'] for x in p] == $EP1, [x['max_alloc_size'] for x in p]
+assert all(x['type'] == 'exclusive' and x['dealloc_period'] == 5000 for x in p)
+assert d['preset'] == 'exclusive-pages'
+"
+	end
+
+	t "validate sub-slices, reference device 2 (20 GiB pages, alignment 512)"
+	# shellcheck disable=SC2086
+	vp validate $REF2 --json sub-slices
+	rc_is 0
+	json "
+p = d['pools']
+assert p[0]['type'] == 'exclusive' and p[0]['max_alloc_size'] == 0
+s = p[1:-1]
+assert [x['page_size'] for x in s] == [20 * $MiB, 80 * $MiB, 320 * $MiB, 1280 * $MiB, 5 * $GiB], s
+assert [x['max_slice_size'] for x in s] == [640 * 1024, 5 * $MiB, 40 * $MiB, 320 * $MiB, 2560 * $MiB], s
+assert all(x['type'] == 'sliced' and x['max_pool_size'] is None for x in s)
+assert p[-1]['type'] == 'exclusive' and p[-1]['max_alloc_size'] == 21474836480 and p[-1]['dealloc_period'] == 105000, p[-1]
+"
+	end
+
+	t "validate exclusive-pages, reference device 2: buckets and dealloc periods"
+	# shellcheck disable=SC2086
+	vp validate $REF2 --json exclusive-pages
+	rc_is 0
+	json "
+p = d['pools']
+assert [x['max_alloc_size'] for x in p] == $EP2, [x['max_alloc_size'] for x in p]
+assert [x['dealloc_period'] for x in p] == $EP2_DEALLOC, [x['dealloc_period'] for x in p]
+"
+	end
+
+	t "validate defaults: alignment 256, max page size 64MiB"
+	vp validate sub-slices
+	rc_is 0
+	out_line "valid: preset sub-slices resolves to 3 pools (alignment 256, max page size 64MiB)"
+	out_line "    1  sliced:page=16MiB,slice=8MiB"
+	out_line "    2  exclusive:max=64MiB,dealloc=5000"
+	end
+
+	t "validate --exclusive-memory-only exclusive-pages is available"
+	vp validate --exclusive-memory-only --json exclusive-pages
+	rc_is 0
+	json "assert d['ok'] and d['props']['exclusive_memory_only'] is True and len(d['pools']) == 24"
+	end
+
+	t "validate: specs printed by validate read back to the same pools"
+	# shellcheck disable=SC2086
+	vp validate $REF2 --json exclusive-pages
+	if [ -z "$COUNT" ]; then
+		cp "$TMP/out" "$TMP/first.json"
+		python3 -c 'import json,sys; print(" ".join(p["spec"] for p in json.load(open(sys.argv[1]))["pools"]))' \
+			"$TMP/first.json" > "$TMP/specs" || fail "no specs"
+	fi
+	# shellcheck disable=SC2086,SC2046
+	vp validate $REF2 --json $(cat "$TMP/specs" 2>/dev/null)
+	rc_is 0
+	json "
+first = json.load(open('$TMP/first.json'))['pools']
+assert d['pools'] == first, (d['pools'], first)
+"
+	end
+}
+
+tests_specs() {
+	t "validate pool specs: sliced, exclusive, direct with every key"
+	vp validate --json sliced:page=64MiB,slice=8MiB,cap=1GiB,dealloc=1000 \
+		exclusive:max=1MiB,dealloc=7 direct:reclaim=7MiB direct sliced:page=4KiB
+	rc_is 0
+	json "
+p = d['pools']
+assert d['preset'] is None
+assert p[0] == {'index': 0, 'type': 'sliced', 'page_size': 64 * $MiB, 'max_slice_size': 8 * $MiB, 'max_pool_size': $GiB, 'dealloc_period': 1000, 'spec': 'sliced:page=64MiB,slice=8MiB,cap=1GiB,dealloc=1000'}, p[0]
+assert p[1] == {'index': 1, 'type': 'exclusive', 'max_alloc_size': $MiB, 'dealloc_period': 7, 'spec': 'exclusive:max=1MiB,dealloc=7'}, p[1]
+assert p[2] == {'index': 2, 'type': 'direct', 'reclaim_at': 7 * $MiB, 'spec': 'direct:reclaim=7MiB'}, p[2]
+assert p[3] == {'index': 3, 'type': 'direct', 'reclaim_at': None, 'spec': 'direct'}, p[3]
+assert p[4]['max_slice_size'] == 4096, 'slice defaults to the page'
+"
+	end
+
+	t "validate pool specs: text lists the resolved specs"
+	vp validate sliced:page=64MiB,slice=8MiB,cap=1GiB,dealloc=1000 exclusive:max=1MiB direct:reclaim=7MiB
+	rc_is 0
+	out_line "valid: 3 pool specs resolves to 3 pools (alignment 256, max page size 64MiB)"
+	out_line "    0  sliced:page=64MiB,slice=8MiB,cap=1GiB,dealloc=1000"
+	out_line "    1  exclusive:max=1MiB"
+	out_line "    2  direct:reclaim=7MiB"
+	end
+
+	t "validate pool specs: the uapi field names as keys"
+	vp validate --json sliced:page_size=4KiB,max_slice_size=1KiB,max_pool_size=8KiB,dealloc_period=3 \
+		exclusive:max_alloc_size=1,dealloc_period=0 direct:reclaim_at=1
+	rc_is 0
+	json "
+p = d['pools']
+assert (p[0]['page_size'], p[0]['max_slice_size'], p[0]['max_pool_size'], p[0]['dealloc_period']) == (4096, 1024, 8192, 3), p[0]
+assert (p[1]['max_alloc_size'], p[1]['dealloc_period']) == (256, 0), p[1]
+assert p[2]['reclaim_at'] == 1, 'reclaim_at is kept as given'
+"
+	end
+
+	t "validate: sizes aligned up to --alignment"
+	vp validate --alignment 4096 --json sliced:page=1000,slice=100 exclusive:max=1 exclusive:max=0 exclusive:max=8192
+	rc_is 0
+	json "
+p = d['pools']
+assert (p[0]['page_size'], p[0]['max_slice_size']) == (4096, 4096), p[0]
+assert [x['max_alloc_size'] for x in p[1:]] == [4096, 0, 8192], p
+"
+	end
+
+	t "sizes: B KiB MiB GiB TiB (1024) and KB MB GB TB (1000), plain bytes"
+	vp validate --alignment 1 --json exclusive:max=1B exclusive:max=1KiB exclusive:max=1MiB \
+		exclusive:max=1GiB exclusive:max=1TiB exclusive:max=1KB exclusive:max=1MB \
+		exclusive:max=1GB exclusive:max=1TB exclusive:max=12345 exclusive:max=0
+	rc_is 0
+	json "
+got = [x['max_alloc_size'] for x in d['pools']]
+assert got == [1, 1024, 1024**2, 1024**3, 1024**4, 1000, 1000**2, 1000**3, 1000**4, 12345, 0], got
+"
+	end
+
+	t "sizes: decimal fractions that make whole bytes"
+	vp validate --alignment 1 --json exclusive:max=1.5GiB exclusive:max=0.5KiB exclusive:max=2.25MB \
+		exclusive:max=7.0 exclusive:max=0.001KB
+	rc_is 0
+	json "
+got = [x['max_alloc_size'] for x in d['pools']]
+assert got == [1610612736, 512, 2250000, 7, 1], got
+"
+	end
+
+	t "sizes: 2^64 - 1 bytes is the largest"
+	vp validate --alignment 1 --json exclusive:max=18446744073709551615 direct:reclaim=18446744073709551615
+	rc_is 0
+	json "assert [d['pools'][0]['max_alloc_size'], d['pools'][1]['reclaim_at']] == [2**64 - 1] * 2"
+	end
+
+	for s in 18446744073709551616 99999999999999999999999999 16777216TiB 17179869184GiB \
+		18446744073709551616B 18446744073709551.616KB 18446744073710MB; do
+		t "sizes: $s is too large: usage error"
+		vp validate "exclusive:max=$s"
+		rc_is 2
+		err_line "vrampoolctl: validate: 'exclusive:max=$s': max: '$s' $TOO_LARGE"
+		out_empty
+		end
+	done
+
+	for s in 12abc abc -1 +1 1.5 1. .5 0x10 "1 MiB" 1mib 1KIB 1e3 1Ki 1.5B; do
+		t "sizes: '$s' is refused: usage error"
+		vp validate "exclusive:max=$s"
+		rc_is 2
+		err_has "vrampoolctl: validate: 'exclusive:max=$s': max: '$s'"
+		out_empty
+		end
+	done
+
+	t "pool spec: an unknown key is a usage error"
+	vp validate sliced:page=1MiB,foo=1
+	rc_is 2
+	err_line "vrampoolctl: validate: 'sliced:page=1MiB,foo=1': unknown key 'foo' for sliced pools (page, slice, cap, dealloc)"
+	end
+
+	t "pool spec: a key of another pool type is unknown"
+	vp validate exclusive:max=1MiB,page=1
+	rc_is 2
+	err_line "vrampoolctl: validate: 'exclusive:max=1MiB,page=1': unknown key 'page' for exclusive pools (max, dealloc)"
+	vp validate direct:dealloc=5
+	rc_is 2
+	err_line "vrampoolctl: validate: 'direct:dealloc=5': unknown key 'dealloc' for direct pools (reclaim)"
+	end
+
+	t "pool spec: a key given twice"
+	vp validate sliced:page=1MiB,page_size=2MiB
+	rc_is 2
+	err_line "vrampoolctl: validate: 'sliced:page=1MiB,page_size=2MiB': 'page' given twice"
+	end
+
+	t "pool spec: the mandatory size is missing"
+	vp validate sliced:slice=1KiB
+	rc_is 2
+	err_line "vrampoolctl: validate: 'sliced:slice=1KiB': sliced pools need page=SIZE"
+	vp validate exclusive
+	rc_is 2
+	err_line "vrampoolctl: validate: 'exclusive': exclusive pools need max=SIZE"
+	end
+
+	for s in bogus:page=1 sliced: sliced:page sliced:page= sliced:=1 sliced:page=1KiB,,slice=1KiB \
+		"sliced:page=1KiB," sliced:,page=1KiB Sliced:page=1KiB direct: "sliced:page=1KiB slice=1KiB"; do
+		t "pool spec: '$s' is malformed: usage error"
+		vp validate "$s"
+		rc_is 2
+		err_has "vrampoolctl: validate: '$s'"
+		end
+	done
+
+	t "pool spec: dealloc is a plain number"
+	vp validate exclusive:max=1,dealloc=1KiB
+	rc_is 2
+	err_line "vrampoolctl: validate: 'exclusive:max=1,dealloc=1KiB': dealloc: '1KiB' is not a number (decimal digits only)"
+	end
+
+	t "layout: a preset comes alone"
+	vp validate sub-slices direct
+	rc_is 2
+	err_has "the preset 'sub-slices' comes alone, without pool specs"
+	end
+
+	t "layout: none given"
+	vp validate
+	rc_is 2
+	err_has "vrampoolctl: validate: no layout given"
+	end
+}
+
+# err_kind KIND MESSAGE: the documented error, exit 1, nothing on stdout
+err_kind() {
+	rc_is 1
+	err_line "vrampoolctl: $1: $2"
+	out_empty
+}
+
+tests_errors() {
+	t "ZeroSize: page_size"
+	vp validate sliced:page=0
+	err_kind ZeroSize "\`page_size\` must be non-zero"
+	err_line "vrampoolctl:   at pool 0: sliced:page=0"
+	end
+
+	t "ZeroSize: max_slice_size"
+	vp validate exclusive:max=0 sliced:page=1KiB,slice=0
+	err_kind ZeroSize "\`max_slice_size\` must be non-zero"
+	err_line "vrampoolctl:   at pool 1: sliced:page=1KiB,slice=0"
+	end
+
+	t "ZeroSize: max_pool_size"
+	vp validate sliced:page=1KiB,cap=0
+	err_kind ZeroSize "\`max_pool_size\` must be non-zero"
+	end
+
+	t "SliceLargerThanPage: text"
+	vp validate sliced:page=1KiB,slice=2KiB
+	err_kind SliceLargerThanPage "\`max_slice_size\` (2048) exceeds \`page_size\` (1024); a slice can never span pages"
+	err_line "vrampoolctl:   at pool 0: sliced:page=1KiB,slice=2KiB"
+	end
+
+	t "SliceLargerThanPage: JSON names the entry, the field and the values"
+	vp validate --json exclusive:max=1KiB sliced:page=1KiB,slice=2KiB
+	rc_is 1
+	json "
+assert d['ok'] is False and 'pools' not in d
+e = d['error']
+assert e['kind'] == 'SliceLargerThanPage', e
+assert e['message'] == '\`max_slice_size\` (2048) exceeds \`page_size\` (1024); a slice can never span pages', e
+assert (e['entry'], e['field'], e['page_size'], e['max_slice_size']) == (1, 'max_slice_size', 1024, 2048), e
+assert e['errno'] == 0, 'found offline: no errno'
+"
+	err_line "vrampoolctl:   at pool 1: sliced:page=1KiB,slice=2KiB"
+	end
+
+	t "SliceLargerThanPage: sizes compared after alignment"
+	vp validate --alignment 4096 sliced:page=1KiB,slice=5000
+	err_kind SliceLargerThanPage "\`max_slice_size\` (8192) exceeds \`page_size\` (4096); a slice can never span pages"
+	end
+
+	t "CapSmallerThanPage"
+	vp validate sliced:page=2KiB,cap=1KiB
+	err_kind CapSmallerThanPage "\`max_pool_size\` (1024) is smaller than \`page_size\` (2048); the cap can't fit a single page"
+	vp validate --json sliced:page=2KiB,cap=1KiB
+	json "e = d['error']; assert (e['kind'], e['page_size'], e['max_pool_size'], e['field']) == ('CapSmallerThanPage', 2048, 1024, 'max_pool_size'), e"
+	end
+
+	t "TooManyPages"
+	vp validate sliced:page=1KiB,cap=100MiB
+	err_kind TooManyPages "\`max_pool_size\` spans 102400 pages of \`page_size\`, exceeding the maximum of 65535; increase \`page_size\` or lower the cap"
+	vp validate --json sliced:page=1KiB,cap=100MiB
+	json "assert d['error']['kind'] == 'TooManyPages' and d['error']['pages'] == 102400"
+	end
+
+	t "TooManyPages: 65535 pages are allowed"
+	vp validate sliced:page=1KiB,cap=65535KiB
+	rc_is 0
+	end
+
+	t "TooManyPools: 255 pool specs"
+	set --
+	i=0
+	while [ $i -lt 255 ]; do set -- "$@" direct; i=$((i + 1)); done
+	vp validate "$@"
+	err_kind TooManyPools "the pool list has 255 entries, exceeding the maximum of 254 dynamic pools"
+	vp validate --json "$@"
+	json "e = d['error']; assert (e['kind'], e['count'], e['entry']) == ('TooManyPools', 255, None), e"
+	end
+
+	t "TooManyPools: 254 pool specs are allowed"
+	shift
+	vp validate --json "$@"
+	rc_is 0
+	json "assert len(d['pools']) == 254 and d['pools'][253]['index'] == 253"
+	end
+
+	t "PresetUnavailable: sub-slices on an exclusive-memory-only device"
+	vp validate --exclusive-memory-only sub-slices
+	err_kind PresetUnavailable "the \`sub-slices\` preset is not available in this build"
+	vp validate --exclusive-memory-only --json sub-slices
+	json "e = d['error']; assert (e['kind'], e['preset'], e['entry']) == ('PresetUnavailable', 'sub-slices', None), e"
+	end
+
+	t "SlicedPoolsUnavailable: a sliced pool on an exclusive-memory-only device"
+	vp validate --exclusive-memory-only exclusive:max=1MiB sliced:page=1MiB
+	err_kind SlicedPoolsUnavailable "sliced pools are not available in this build (exclusive memory only)"
+	err_line "vrampoolctl:   at pool 1: sliced:page=1MiB"
+	end
+
+	t "SizeOverflow: max_alloc_size aligned past 2^64 - 1"
+	vp validate exclusive:max=18446744073709551615
+	err_kind SizeOverflow "\`max_alloc_size\` (18446744073709551615) overflows 64 bits when aligned up to 256 bytes"
+	vp validate --json exclusive:max=18446744073709551615
+	json "e = d['error']; assert (e['kind'], e['size'], e['alignment'], e['field']) == ('SizeOverflow', 2**64 - 1, 256, 'max_alloc_size'), e"
+	end
+
+	t "SizeOverflow: page_size"
+	vp validate --alignment 4096 sliced:page=18446744073709551000
+	err_kind SizeOverflow "\`page_size\` (18446744073709551000) overflows 64 bits when aligned up to 4096 bytes"
+	end
+
+	t "SizeOverflow: a preset from a max page size near 2^64"
+	vp validate --max-page-size 18446744073709551615 --json exclusive-pages
+	rc_is 1
+	json "assert d['error']['kind'] == 'SizeOverflow' and d['error']['field'] == 'max_alloc_size'"
+	err_has "vrampoolctl: SizeOverflow: \`max_alloc_size\` ("
+	end
+}
+
+tests_usage() {
+	t "unknown command: exit 2"
+	vp frobnicate
+	rc_is 2
+	err_line "vrampoolctl: unknown command 'frobnicate'"
+	end
+
+	t "unknown option: exit 2"
+	vp validate --bogus sub-slices
+	rc_is 2
+	err_line "vrampoolctl: validate: unknown option '--bogus'"
+	vp info --test-only
+	rc_is 2
+	end
+
+	t "option without its value: exit 2"
+	vp validate sub-slices --alignment
+	rc_is 2
+	err_line "vrampoolctl: validate: --alignment needs a value"
+	end
+
+	for a in 3 0 100 1KB x; do
+		t "--alignment $a is refused: exit 2"
+		vp validate --alignment "$a" sub-slices
+		rc_is 2
+		err_has "vrampoolctl: validate: --alignment:"
+		end
+	done
+
+	t "--max-page-size takes sizes, refuses garbage"
+	vp validate --max-page-size 1.5GiB --json exclusive-pages
+	rc_is 0
+	json "assert d['props']['max_page_size'] == 1610612736 and d['pools'][-1]['max_alloc_size'] == 1610612736"
+	vp validate --max-page-size 1QiB exclusive-pages
+	rc_is 2
+	err_has "vrampoolctl: validate: --max-page-size:"
+	end
+
+	t "extra arguments: exit 2"
+	vp info extra
+	rc_is 2
+	err_line "vrampoolctl: info: unexpected argument 'extra'"
+	vp stat extra
+	rc_is 2
+	end
+
+	t "watch: bad arguments: exit 2"
+	vp watch validate
+	rc_is 2
+	err_line "vrampoolctl: watch: can repeat info, stat or map, not 'validate'"
+	vp watch --count x
+	rc_is 2
+	vp watch --interval -1
+	rc_is 2
+	vp watch --interval 86401
+	rc_is 2
+	end
+
+	t "map takes no --json: exit 2"
+	vp map --json
+	rc_is 2
+	end
+}
+
+# script NAME: write standard input to $TMP/NAME
+script() { cat > "$TMP/$1"; }
+
+tests_scripts() {
+	# Scripts are checked whole before the device is opened: these fail
+	# with exit 2 whether a device exists or not.
+	script bad-command <<-'EOF'
+	# a comment
+	alloc a 1KiB
+	frob a
+	EOF
+	t "run: an unknown script command: exit 2, its line named"
+	vp run "$TMP/bad-command"
+	rc_is 2
+	err_line "vrampoolctl: run: line 3: unknown command 'frob'"
+	out_empty
+	end
+
+	t "run: script errors: exit 2 and the line, nothing run"
+	printf 'alloc a 1KiB\nfree b\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_line "vrampoolctl: run: line 2: 'b' is not allocated by an earlier line"
+	printf 'alloc a 12abc\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_line "vrampoolctl: run: line 1: alloc: '12abc': unknown unit 'abc' (use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB)"
+	printf 'alloc a 1 bogus\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_line "vrampoolctl: run: line 1: alloc: 'bogus': only 'persistent' may follow the size"
+	printf 'expect-error Bogus\nalloc a 1\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_line "vrampoolctl: run: line 1: 'Bogus' is not an error kind (see \`vrampoolctl help\`)"
+	printf 'alloc a 1\nexpect-error NotFound\nstat\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_line "vrampoolctl: run: line 2: expect-error must come before install, alloc, free, cleanup, mode, write or check"
+	printf 'alloc a 1\nexpect-error NotFound\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	printf 'mode sometimes\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_line "vrampoolctl: run: line 1: usage: mode enabled|size-match|disabled|enforced"
+	printf 'alloc a 1\nwrite a 256\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_line "vrampoolctl: run: line 2: '256' is not a byte (0 to 255, or 0x00 to 0xff)"
+	printf 'install sliced:page=1KiB,bad=1\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_has "vrampoolctl: run: line 1: install: 'sliced:page=1KiB,bad=1': unknown key 'bad'"
+	printf 'sleep forever\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	printf 'stat --json --json\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	printf 'alloc 0bad/name 1\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	end
+
+	t "run: a script from standard input"
+	printf 'alloc a 1\nfrob\n' > "$TMP/s1"
+	vp_in "$TMP/s1" run -
+	rc_is 2
+	err_line "vrampoolctl: run: line 2: unknown command 'frob'"
+	end
+
+	t "run: no script, two scripts, a missing file: exit 2"
+	vp run
+	rc_is 2
+	err_has "vrampoolctl: run: no script given"
+	vp run a b
+	rc_is 2
+	vp run "$TMP/does-not-exist"
+	rc_is 2
+	err_has "vrampoolctl: run: $TMP/does-not-exist: No such file or directory"
+	vp run --frob x
+	rc_is 2
+	end
+}
+
+tests_nodev() {
+	printf 'alloc a 1KiB\n' > "$TMP/ok-script"
+	for c in info stat map "stat --all" "install sub-slices" "install --test-only direct" \
+		"run $TMP/ok-script"; do
+		t "$c --device /dev/null: not a vrampool device, exit 3"
+		# shellcheck disable=SC2086 # $c is a command and its arguments
+		vp $c --device /dev/null
+		rc_is 3
+		err_line "vrampoolctl: /dev/null: not a vrampool device"
+		end
+	done
+
+	t "--device of a missing node: exit 3"
+	vp stat --device /dev/accel/accel250
+	rc_is 3
+	err_line "vrampoolctl: /dev/accel/accel250: No such file or directory"
+	vp install --device /dev/accel/accel250 sub-slices
+	rc_is 3
+	end
+
+	t "validate needs no device"
+	vp validate --device /dev/null sub-slices
+	rc_is 2
+	err_line "vrampoolctl: validate: unknown option '--device'"
+	end
+
+	if [ -z "$HAVE_DEVICE" ]; then
+		t "no vrampool device: info exits 3"
+		vp info
+		rc_is 3
+		err_line "vrampoolctl: no vrampool device found"
+		out_empty
+		end
+
+		t "no vrampool device: info --json lists none, exits 3"
+		vp info --json
+		rc_is 3
+		json "assert d == {'devices': []}, d"
+		end
+
+		t "no vrampool device: stat, map, install, run, stat --all exit 3"
+		for c in stat map "install sub-slices" "run $TMP/ok-script" "stat --all"; do
+			# shellcheck disable=SC2086
+			vp $c
+			rc_is 3
+			err_line "vrampoolctl: no vrampool device found"
+		done
+		end
+
+		t "no vrampool device: watch stops at the first failing round"
+		vp watch --count 3 --interval 0.01
+		rc_is 3
+		out_line "--- info 1 of 3 ---"
+		[ -n "$COUNT" ] || ! grep -q "info 2 of 3" "$TMP/out" || fail "a second round ran"
+		end
+	fi
+}
+
+tests_man() {
+	[ -n "$HAVE_GROFF" ] || return 0
+	t "vrampoolctl.1: groff renders it without a warning"
+	if [ -z "$COUNT" ]; then
+		if [ -f "$MAN" ]; then
+			groff -man -ww -z "$MAN" > "$TMP/err" 2>&1 || fail "groff failed"
+			[ ! -s "$TMP/err" ] || fail "groff warnings: $(head -n 3 "$TMP/err" | tr '\n' ' ')"
+			groff -man -Tascii -P-cbou "$MAN" 2> /dev/null | grep -q "^EXIT STATUS" ||
+				fail "no EXIT STATUS section"
+			if command -v man > /dev/null 2>&1; then
+				MANWIDTH=80 man -l "$MAN" 2> /dev/null | grep -q "^NAME" ||
+					fail "man -l does not render it"
+			fi
+		else
+			fail "$MAN missing"
+		fi
+	fi
+	end
+}
+
+all_tests() {
+	tests_help
+	tests_presets
+	tests_specs
+	tests_errors
+	tests_usage
+	tests_scripts
+	tests_nodev
+	tests_man
+}
+
+echo "TAP version 13"
+if [ ! -x "$V" ]; then
+	echo "1..0 # SKIP $V not built (make userspace)"
+	exit 4
+fi
+if ! command -v python3 > /dev/null 2>&1; then
+	echo "1..0 # SKIP python3 missing: the JSON checks need it"
+	exit 4
+fi
+[ -n "$HAVE_DEVICE" ] && echo "# a vrampool device exists: the no-device tests are left out"
+[ -n "$HAVE_GROFF" ] || echo "# groff missing: the manual page is not checked"
+
+all_tests
+echo "1..$n"
+n=0 COUNT=""
+all_tests
+echo "# $((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
