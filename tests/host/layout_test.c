@@ -1885,6 +1885,14 @@ static int check_buckets(struct __test_metadata *_metadata, uint64_t a, uint64_t
 	return near_ties;
 }
 
+/*
+ * What is compared: alignments that are powers of two up to 32768, and m a
+ * multiple of the alignment. Then buckets 0 and 23, which the fixed point
+ * makes exactly 32768 and m, are aligned already, and the doubles' 32767.99...
+ * (exp(ln 32768)) or m - epsilon align up to the same value. With other m or
+ * alignments the ends may differ by one alignment step: the reference's, not
+ * the fixed point's, rounding error. Interior buckets: see check_buckets().
+ */
 TEST(exclusive_buckets_match_float_formula)
 {
 	static const uint64_t aligns[] = { 64, 256, 512, 4096 };
@@ -2087,9 +2095,7 @@ TEST(error_from_ioctl)
 	}
 }
 
-/* validate() reports what it found itself: os_errno 0, and no out_count change
- * for a refused preset beyond what it documents.
- */
+/* validate() found the error itself: os_errno 0; a refused list has no pools. */
 TEST(validate_reports_os_errno_zero)
 {
 	struct vrampool_props p = props(256, 128 * MIB, false);
