@@ -340,6 +340,7 @@ static void free_script(struct script *s)
 /* ---- Running ------------------------------------------------------------ */
 
 struct run_ctx {
+	bool expecting;		/* an expect-error waits for this command */
 	int fd;
 	struct vrampool_device_info info;
 	struct script *s;
@@ -411,7 +412,16 @@ static enum outcome run_free(struct run_ctx *c, struct step *st, struct vrampool
 		script_error(st->line, "'%s' holds no allocation (its alloc failed)", nm->name);
 		return STOP_USAGE;
 	}
-	/* A freed name keeps its handle: freeing it again asks the kernel. */
+	/*
+	 * A freed name keeps its handle, so that freeing it again after
+	 * expect-error asks the kernel (NotFound). Not otherwise: the kernel
+	 * may have given that handle to a newer allocation.
+	 */
+	if (!nm->live && !c->expecting) {
+		script_error(st->line, "'%s' is already freed (free it again only after expect-error)",
+			     nm->name);
+		return STOP_USAGE;
+	}
 	if (vrampool_free(c->fd, nm->a.handle, err))
 		return FAILED;
 	nm->live = false;
@@ -533,6 +543,7 @@ static int run_script(struct run_ctx *c)
 			expect = st->kind;
 			continue;
 		}
+		c->expecting = expect >= 0;
 		out = run_step(c, st, &err);
 		fflush(stdout);
 		if (out == STOP_USAGE)

@@ -92,7 +92,7 @@ static const char usage_text[] =
 "Script commands (run), one per line; '#' starts a comment:\n"
 "  install [--test-only] LAYOUT   replace the client's layout\n"
 "  alloc NAME SIZE [persistent]   allocate SIZE bytes, named NAME\n"
-"  free NAME                      free it (again: the kernel's NotFound)\n"
+"  free NAME                      free it (again, after expect-error: NotFound)\n"
 "  cleanup                        give the client's free pages back\n"
 "  mode enabled|size-match|disabled|enforced   the persistent mode\n"
 "  write NAME BYTE                fill NAME with BYTE through a CPU mapping\n"
