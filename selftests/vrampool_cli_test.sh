@@ -1,0 +1,524 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# vrampoolctl against the real devices of the test VM (/bin/vrampoolctl):
+# info (text, JSON, --device), install and install --test-only on every
+# device, `run` scripts (allocations, frees, CPU writes and checks, the
+# documented errors through expect-error with their exact messages,
+# persistent modes), stat and map of a script's client, stat --all while
+# another process holds a client, watch --count, and the exit codes.
+#
+# The VM has busybox and no python3: JSON is checked here for its
+# structure only (one line, balanced, no trailing comma, strings closed)
+# and for a few values with grep; tests/cli parses the offline commands'
+# JSON for real.
+#
+# Expected values come from the device (info) and from the tool's own
+# offline resolver (validate), so the kernel is checked against the
+# layout code it shares with libvrampool.
+
+V=${VRAMPOOLCTL:-vrampoolctl}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/vrampool_cli_test.XXXXXX") || exit 1
+BG=""
+cleanup() {
+	[ -n "$BG" ] && kill "$BG" 2> /dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+n=0 failed=0 COUNT=1 rc=0 name="" why=""
+
+# ---- helpers: each is a no-op while the tests are counted -----------------
+
+t() { n=$((n + 1)); name=$1; why=""; }
+fail() { why="${why:+$why; }$*"; }
+
+vp() {
+	[ -n "$COUNT" ] && return 0
+	"$V" "$@" > "$TMP/out" 2> "$TMP/err" < /dev/null
+	rc=$?
+	printf '%s\n' "$*" > "$TMP/cmd"
+}
+
+rc_is() { [ -n "$COUNT" ] || [ "$rc" = "$1" ] || fail "exit $rc, expected $1"; }
+out_line() { [ -n "$COUNT" ] || grep -qxF -- "$1" "$TMP/out" || fail "no stdout line: $1"; }
+out_has() { [ -n "$COUNT" ] || grep -qF -- "$1" "$TMP/out" || fail "stdout lacks: $1"; }
+out_lacks() { [ -n "$COUNT" ] || ! grep -qF -- "$1" "$TMP/out" || fail "stdout has: $1"; }
+err_line() { [ -n "$COUNT" ] || grep -qxF -- "$1" "$TMP/err" || fail "no stderr line: $1"; }
+err_has() { [ -n "$COUNT" ] || grep -qF -- "$1" "$TMP/err" || fail "stderr lacks: $1"; }
+err_empty() { [ -n "$COUNT" ] || [ ! -s "$TMP/err" ] || fail "stderr not empty"; }
+out_re() { [ -n "$COUNT" ] || grep -qE -- "$1" "$TMP/out" || fail "no stdout match: $1"; }
+# out_words LINE: a stdout line has these words (blanks between them squeezed)
+out_words() {
+	[ -n "$COUNT" ] && return 0
+	awk '{ $1 = $1; print }' "$TMP/out" | grep -qxF -- "$1" || fail "no stdout line (words): $1"
+}
+out_count() {	# out_count N TEXT: N stdout lines contain TEXT
+	[ -n "$COUNT" ] && return 0
+	c=$(grep -cF -- "$2" "$TMP/out")
+	[ "$c" = "$1" ] || fail "$c stdout lines with '$2', expected $1"
+}
+
+# json_lines [N]: every stdout line is a JSON object, structurally: brackets
+# balanced and matched outside strings, strings closed, no comma before a
+# closing bracket; and there are N lines (default 1).
+json_lines() {
+	[ -n "$COUNT" ] && return 0
+	awk -v want="${1:-1}" '
+	{
+		s = $0; stack = ""; instr = 0; esc = 0; prev = ""
+		for (i = 1; i <= length(s); i++) {
+			c = substr(s, i, 1)
+			if (instr) {
+				if (esc) esc = 0
+				else if (c == "\\") esc = 1
+				else if (c == "\"") instr = 0
+				prev = "x"
+				continue
+			}
+			if (c == "\"") { instr = 1; continue }
+			if (c == "{" || c == "[") stack = stack c
+			else if (c == "}" || c == "]") {
+				if (prev == ",") bad = "comma before " c " in line " NR
+				top = substr(stack, length(stack), 1)
+				if ((c == "}" && top != "{") || (c == "]" && top != "["))
+					bad = "unmatched " c " in line " NR
+				stack = substr(stack, 1, length(stack) - 1)
+			}
+			if (c != " ") prev = c
+		}
+		if (stack != "" || instr) bad = "unbalanced line " NR
+		if (substr(s, 1, 1) != "{" || substr(s, length(s), 1) != "}")
+			bad = "line " NR " is not an object"
+	}
+	END {
+		if (NR != want) bad = NR " lines, expected " want
+		if (bad != "") { print bad; exit 1 }
+	}' "$TMP/out" > "$TMP/jsonerr" || fail "JSON: $(cat "$TMP/jsonerr")"
+}
+
+end() {
+	[ -n "$COUNT" ] && return 0
+	if [ -z "$why" ]; then
+		echo "ok $n $name"
+		return 0
+	fi
+	failed=$((failed + 1))
+	echo "not ok $n $name"
+	echo "# $why"
+	echo "# command: vrampoolctl $(cat "$TMP/cmd" 2> /dev/null)"
+	sed 's/^/# stdout: /' "$TMP/out" 2> /dev/null | head -n 60
+	sed 's/^/# stderr: /' "$TMP/err" 2> /dev/null | head -n 20
+}
+
+# json_value DEVICE KEY: a number from info --json for one device
+json_value() {
+	"$V" info --json --device "$1" | grep -o "\"$2\":[0-9]*" | cut -d: -f2
+}
+
+# ---- the tests --------------------------------------------------------------
+
+tests_info() {
+	t "info: every device, exit 0"
+	vp info
+	rc_is 0
+	for d in $DEVS; do
+		out_has "$d ("
+	done
+	out_count "$NDEVS" "  abi_version "
+	err_empty
+	end
+
+	t "info --json: one object listing every device"
+	vp info --json
+	rc_is 0
+	json_lines 1
+	out_has '{"devices":[{"path":"'
+	out_count 1 "\"max_dynamic_pools\":254,\"persistent_pool\":255,\"abi_version\":"
+	[ -n "$COUNT" ] || [ "$(grep -o '"path":' "$TMP/out" | wc -l)" = "$NDEVS" ] ||
+		fail "not $NDEVS devices"
+	end
+
+	for d in $DEVS; do
+		t "info --device $d: that device only"
+		vp info --device "$d"
+		rc_is 0
+		out_count 1 "  vram_size "
+		out_has "$d ("
+		end
+	done
+
+	t "info --json escapes strings: a path with a quote and a backslash"
+	if [ -z "$COUNT" ]; then
+		first=${DEVS%% *}
+		ln -s "$first" "$TMP/q\"uo\\te"
+	fi
+	vp info --json --device "$TMP/q\"uo\\te"
+	rc_is 0
+	json_lines 1
+	out_has "\"path\":\"$TMP/q\\\"uo\\\\te\""
+	end
+}
+
+tests_device() {
+	d=$1
+	[ -n "$COUNT" ] || {
+		A=$(json_value "$d" alignment)
+		M=$(json_value "$d" max_page_size)
+		VRAM=$(json_value "$d" vram_size)
+		"$V" validate --alignment "$A" --max-page-size "$M" sub-slices > "$TMP/default" 2>&1
+		NPOOLS=$(grep -c '^ *[0-9]*  ' "$TMP/default")
+	}
+
+	t "$d: stat shows a fresh client with the default layout"
+	vp stat --device "$d"
+	rc_is 0
+	out_has "$d ("
+	out_has "): this client (its own open file)"
+	out_has "  layout generation 1, $NPOOLS dynamic pools + persistent, persistent mode enabled, VRAM held 0 (0 B)"
+	out_words "index type page slice cap max reclaim dealloc allocs in_use padding reserved pages peak largest"
+	out_words "255 persistent - - - - - - 0 0 0 0 0 0 0"
+	[ -n "$COUNT" ] || [ "$(grep -c '^ *[0-9][0-9]* [a-z]' "$TMP/out")" = $((NPOOLS + 1)) ] ||
+		fail "not $NPOOLS pools + the persistent one"
+	end
+
+	t "$d: stat --json agrees with validate for the device's properties"
+	vp stat --device "$d" --json
+	rc_is 0
+	json_lines 1
+	out_has "\"generation\":1,\"vram_in_use\":0,\"persistent_mode\":\"enabled\""
+	out_has '{"index":255,"type":"persistent","spec":"persistent","allocations":0'
+	if [ -z "$COUNT" ]; then
+		sed -n 's/^ *[0-9]*  //p' "$TMP/default" > "$TMP/specs"
+		while read -r spec; do
+			grep -qF "\"spec\":\"$spec\"" "$TMP/out" || fail "no pool $spec"
+		done < "$TMP/specs"
+	fi
+	end
+
+	t "$d: map of a fresh client: nothing reserved"
+	vp map --device "$d"
+	rc_is 0
+	out_count $((NPOOLS + 1)) "(nothing reserved)"
+	end
+
+	t "$d: install --test-only sub-slices: the kernel accepts, validate's pools"
+	vp install --device "$d" --test-only sub-slices
+	rc_is 0
+	out_line "$d: the kernel accepts the layout (test only: nothing installed), $NPOOLS pools"
+	if [ -z "$COUNT" ]; then
+		grep '^ *[0-9]*  ' "$TMP/default" > "$TMP/want"
+		grep '^ *[0-9]*  ' "$TMP/out" | cmp -s - "$TMP/want" || fail "pools differ from validate"
+	fi
+	err_empty
+	end
+
+	t "$d: install --test-only of a bad layout: the kernel's documented error"
+	vp install --device "$d" --test-only direct sliced:page=1KiB,slice=2KiB
+	rc_is 1
+	err_line "vrampoolctl: SliceLargerThanPage: \`max_slice_size\` (2048) exceeds \`page_size\` (1024); a slice can never span pages"
+	err_line "vrampoolctl:   at pool 1: sliced:page=1KiB,slice=2KiB"
+	end
+
+	t "$d: install: what the kernel installed, and a note that it is gone"
+	vp install --device "$d" sliced:page=64KiB,slice=8KiB,cap=1MiB,dealloc=10 exclusive:max=1000 direct:reclaim=7MiB
+	rc_is 0
+	out_line "$d: installed layout generation 2, 3 pools"
+	out_line "    0  sliced:page=64KiB,slice=8KiB,cap=1MiB,dealloc=10"
+	out_line "    1  exclusive:max=1KiB"
+	out_line "    2  direct:reclaim=7MiB"
+	err_has "vrampoolctl: note: a layout belongs to the open file that installed it"
+	end
+
+	t "$d: install --json"
+	vp install --device "$d" --json exclusive:max=1MiB
+	rc_is 0
+	json_lines 1
+	out_has "{\"ok\":true,\"device\":\"$d\",\"test_only\":false,\"preset\":null,\"generation\":2,\"num_pools\":1,\"pools\":[{\"index\":0,\"type\":\"exclusive\",\"max_alloc_size\":1048576,\"dealloc_period\":null,\"spec\":\"exclusive:max=1MiB\"}]}"
+	end
+
+	t "$d: install --json of a refused layout"
+	vp install --device "$d" --json sliced:page=2KiB,cap=1KiB
+	rc_is 1
+	json_lines 1
+	out_has '"ok":false'
+	# shellcheck disable=SC2016 # the backquotes are the message's own
+	out_has '"error":{"kind":"CapSmallerThanPage","message":"`max_pool_size` (1024) is smaller than `page_size` (2048); the cap can'"'"'t fit a single page","errno":22,"entry":0,"field":"max_pool_size","page_size":2048,"max_pool_size":1024}'
+	end
+
+	cat > "$TMP/main.vps" <<-'EOF'
+	# Fill a capped pool, watch it refuse, free, reinstall.
+	install sliced:page=2KiB,cap=4KiB
+	alloc a 2KiB
+	alloc b 2000
+	expect-error PoolCapacityExceeded
+	alloc c 2KiB      # no other pool takes it
+	write a 0xab
+	check a 0xab
+	check b 0         # fresh VRAM reads zero
+	map
+	stat
+	free a
+	expect-error NotFound
+	free a
+	expect-error PoolsInUse
+	install sub-slices
+	free b
+	install direct
+	alloc p 1000 persistent
+	mode enforced
+	alloc q 3000
+	mode disabled
+	alloc r 1000 persistent
+	alloc z 0
+	write q 7
+	check q 7
+	stat --json
+	cleanup
+	EOF
+
+	t "$d: run: allocations, expected errors with their messages, modes"
+	vp run --device "$d" "$TMP/main.vps"
+	rc_is 0
+	out_line "install sliced:page=2KiB,cap=4KiB: installed layout generation 2, 1 pool"
+	out_line "    0  sliced:page=2KiB,slice=2KiB,cap=4KiB"
+	out_line "alloc a 2KiB: handle 1, pool 0, page 0, offset 0, size 2048, padding 0"
+	out_line "alloc b 2000: handle 2, pool 0, page 1, offset 0, size 2000, padding 48"
+	out_line "alloc c 2KiB: failed as expected: PoolCapacityExceeded: memory pool capacity exceeded: failed to reserve 2048 bytes, pool is capped at 4096 bytes (4048 bytes in use)"
+	out_line "write a 0xab: wrote 2048 bytes of 0xab"
+	out_line "check a 0xab: 2048 bytes of 0xab"
+	out_line "check b 0: 2000 bytes of 0x00"
+	out_line "free a: freed handle 1"
+	out_line "free a: failed as expected: NotFound: couldn't find resource for that handle: no allocation 1 in this file"
+	out_line "install sub-slices: failed as expected: PoolsInUse: the dynamic pools still hold 2000 bytes of live allocations; free them before installing a layout"
+	out_line "free b: freed handle 2"
+	out_line "install direct: installed layout generation 3, 1 pool"
+	out_re "^alloc p 1000 persistent: handle [0-9]+, pool 255, page 0, offset 0, size 1000, padding 24$"
+	out_line "mode enforced: persistent mode enforced (was enabled)"
+	out_re "^alloc q 3000: handle [0-9]+, pool 255, page 1, offset 0, size 3000, padding 72$"
+	out_line "mode disabled: persistent mode disabled (was enforced)"
+	out_re "^alloc r 1000 persistent: handle [0-9]+, pool 0, page 0, offset 0, size 1000, padding 24$"
+	out_re "^alloc z 0: handle [0-9]+, pool 0, page [0-9]+, offset 0, size 0, padding 0$"
+	out_line "write q 7: wrote 3000 bytes of 0x07"
+	out_line "check q 7: 3000 bytes of 0x07"
+	out_line "cleanup: done"
+	err_empty
+	end
+
+	t "$d: run: map draws the full capped pool"
+	out_words "0 sliced:page=2KiB,slice=2KiB,cap=4KiB 2/2 pages [################################] 4.00 KiB of 4.00 KiB (100.0%)"
+	out_has "  255 persistent "
+	end
+
+	t "$d: run: stat shows the script's client"
+	out_re "^  layout generation 2, 1 dynamic pools \+ persistent, persistent mode enabled, VRAM held [0-9]+ "
+	# index type page slice cap max reclaim dealloc allocs in_use padding reserved pages peak largest
+	out_words "0 sliced 2KiB 2KiB 4KiB - - - 2 4048 48 4KiB 2 2 2KiB"
+	end
+
+	t "$d: run: stat --json inside a script"
+	if [ -z "$COUNT" ]; then
+		grep '^{' "$TMP/out" > "$TMP/out.json"
+		mv "$TMP/out.json" "$TMP/out"
+	fi
+	json_lines 1
+	out_has '"generation":3'
+	out_has '"persistent_mode":"disabled"'
+	out_has '{"index":0,"type":"direct","reclaim_at":null,"spec":"direct","allocations":2,"bytes_in_use":1000,'
+	out_has '{"index":255,"type":"persistent","spec":"persistent","allocations":2,"bytes_in_use":4000,'
+	end
+
+	t "$d: run: handles belong to the open file: a new run starts at 1"
+	printf 'alloc a 1KiB\nalloc b 1KiB\n' > "$TMP/s"
+	vp run --device "$d" "$TMP/s"
+	rc_is 0
+	out_has "alloc a 1KiB: handle 1, "
+	out_has "alloc b 1KiB: handle 2, "
+	end
+
+	t "$d: run: BufferTooBig unexpected: exit 1, the message, the script stops"
+	printf 'install exclusive:max=1KiB\nalloc big 2KiB\nalloc never 1\n' > "$TMP/s"
+	vp run --device "$d" "$TMP/s"
+	rc_is 1
+	err_line "vrampoolctl: run: line 2: alloc big 2KiB: BufferTooBig: can't allocate buffer of size: 2048"
+	out_lacks "alloc never"
+	end
+
+	t "$d: run: expect-error of another kind: exit 4"
+	printf 'install exclusive:max=1KiB\nexpect-error PoolCapacityExceeded\nalloc big 2KiB\n' > "$TMP/s"
+	vp run --device "$d" "$TMP/s"
+	rc_is 4
+	err_line "vrampoolctl: run: line 3: alloc big 2KiB: expected PoolCapacityExceeded, got BufferTooBig: can't allocate buffer of size: 2048"
+	end
+
+	t "$d: run: expect-error, then success: exit 4"
+	printf 'expect-error NotFound\nalloc a 1KiB\n' > "$TMP/s"
+	vp run --device "$d" "$TMP/s"
+	rc_is 4
+	err_line "vrampoolctl: run: line 2: alloc a 1KiB: succeeded, expected NotFound"
+	end
+
+	t "$d: run: freeing a freed name without expect-error: exit 2"
+	printf 'alloc a 1KiB\nfree a\nfree a\n' > "$TMP/s"
+	vp run --device "$d" "$TMP/s"
+	rc_is 2
+	err_line "vrampoolctl: run: line 3: 'a' is already freed (free it again only after expect-error)"
+	end
+
+	t "$d: run: check finds another byte: exit 4"
+	printf 'alloc a 1KiB\nwrite a 1\ncheck a 2\n' > "$TMP/s"
+	vp run --device "$d" "$TMP/s"
+	rc_is 4
+	err_line "vrampoolctl: run: line 3: check a 2: byte 0 of 1024 is 0x01, not 0x02"
+	end
+
+	t "$d: run: an install the kernel refuses: exit 1, the entry named"
+	printf 'install direct sliced:page=1KiB,slice=2KiB\n' > "$TMP/s"
+	vp run --device "$d" "$TMP/s"
+	rc_is 1
+	err_line "vrampoolctl: run: line 1: install direct sliced:page=1KiB,slice=2KiB: SliceLargerThanPage: \`max_slice_size\` (2048) exceeds \`page_size\` (1024); a slice can never span pages"
+	err_line "vrampoolctl: run: line 1: install direct sliced:page=1KiB,slice=2KiB:   at pool 1: sliced:page=1KiB,slice=2KiB"
+	end
+
+	t "$d: run: OutOfMemory when VRAM is exhausted"
+	if [ -z "$COUNT" ]; then
+		big=$((VRAM * 3 / 4))
+		printf 'install exclusive:max=%s\nalloc x %s\nexpect-error OutOfMemory\nalloc y %s\n' \
+			"$VRAM" "$big" "$big" > "$TMP/s"
+	fi
+	vp run --device "$d" "$TMP/s"
+	rc_is 0
+	out_line "alloc y $big: failed as expected: OutOfMemory: out of device memory allocating $big bytes"
+	end
+
+	t "$d: run: install --test-only inside a script keeps the layout"
+	printf 'install sliced:page=4KiB\ninstall --test-only exclusive-pages\nstat\n' > "$TMP/s"
+	vp run --device "$d" "$TMP/s"
+	rc_is 0
+	out_has "install --test-only exclusive-pages: accepted (test only: nothing installed), "
+	out_has "  layout generation 2, 1 dynamic pools + persistent"
+	end
+}
+
+tests_all_clients() {
+	d=${DEVS%% *}
+	t "stat --all: another process's client, its pools and statistics"
+	if [ -z "$COUNT" ]; then
+		printf 'install sliced:page=4KiB,cap=8KiB\nmode size-match\nalloc x 3000\nsleep 60\n' > "$TMP/bg.vps"
+		"$V" run --device "$d" "$TMP/bg.vps" > "$TMP/bg.out" 2>&1 &
+		BG=$!
+		i=0
+		while ! grep -q '^alloc x 3000: ' "$TMP/bg.out" && [ $i -lt 30 ]; do
+			sleep 1
+			i=$((i + 1))
+		done
+	fi
+	vp stat --all --device "$d"
+	rc_is 0
+	out_has "$d ("
+	out_has "): 1 client"
+	out_has ": pid $BG (vrampoolctl), layout generation 2, persistent mode size-match, VRAM held 4096 (4.00 KiB)"
+	out_words "0 sliced 4KiB 4KiB 8KiB - - - 1 3000 72 4KiB 1 1 3000"
+	end
+
+	t "stat --all --json: the same client"
+	vp stat --all --json
+	rc_is 0
+	json_lines 1
+	out_has "\"pid\":$BG,\"comm\":\"vrampoolctl\",\"generation\":2,\"persistent_mode\":\"size-match\",\"vram\":4096,\"pools\":[{\"index\":0,\"type\":\"sliced\",\"page_size\":4096,\"max_slice_size\":4096,\"max_pool_size\":8192,\"dealloc_period\":null,\"spec\":\"sliced:page=4KiB,slice=4KiB,cap=8KiB\",\"allocations\":1,\"bytes_in_use\":3000,\"padding\":72,"
+	out_count 1 '"clients":[{'
+	end
+
+	t "stat --all: the client is gone with its process"
+	if [ -z "$COUNT" ]; then
+		kill "$BG"
+		wait "$BG" 2> /dev/null
+		BG=""
+	fi
+	vp stat --all --device "$d"
+	rc_is 0
+	out_has "): 0 clients"
+	end
+}
+
+tests_watch() {
+	t "watch --count 2: two rounds of info, exit 0"
+	vp watch --count 2 --interval 0.2
+	rc_is 0
+	out_line "--- info 1 of 2 ---"
+	out_line "--- info 2 of 2 ---"
+	out_count $((2 * NDEVS)) "  abi_version "
+	end
+
+	t "watch --count 2 stat --json: two JSON lines"
+	vp watch --count 2 --interval 0.1 stat --json
+	rc_is 0
+	json_lines 2
+	end
+
+	t "watch --count 2 map --device: two maps of that device"
+	vp watch --interval 0.1 --count 2 map --device "${DEVS##* }"
+	rc_is 0
+	out_line "--- map 2 of 2 ---"
+	out_count 2 "${DEVS##* } ("
+	end
+}
+
+tests_exit_codes() {
+	t "help: exit 0"
+	vp help
+	rc_is 0
+	end
+
+	t "--device /dev/null: not a vrampool device, exit 3"
+	vp stat --device /dev/null
+	rc_is 3
+	err_line "vrampoolctl: /dev/null: not a vrampool device"
+	end
+
+	t "--device of a missing node: exit 3"
+	vp install --device /dev/accel/accel99 sub-slices
+	rc_is 3
+	end
+
+	t "a bad size: exit 2, nothing opened"
+	vp install sliced:page=1QiB
+	rc_is 2
+	end
+}
+
+all_tests() {
+	tests_info
+	for dev in $DEVS; do
+		tests_device "$dev"
+	done
+	tests_all_clients
+	tests_watch
+	tests_exit_codes
+}
+
+echo "TAP version 13"
+if ! command -v "$V" > /dev/null 2>&1; then
+	echo "1..0 # SKIP $V not installed (the test VM has it in /bin)"
+	exit 4
+fi
+DEVS=$("$V" info --json 2> /dev/null | grep -o '"path":"[^"]*"' | cut -d'"' -f4 | tr '\n' ' ')
+DEVS=${DEVS% }
+NDEVS=$(echo "$DEVS" | wc -w)
+SYSFS_DEVS=0
+for l in /sys/class/accel/*/device/driver; do
+	[ -e "$l" ] && [ "$(basename "$(readlink "$l")")" = vrampool ] && SYSFS_DEVS=$((SYSFS_DEVS + 1))
+done
+if [ "$NDEVS" -eq 0 ] || [ "$NDEVS" != "$SYSFS_DEVS" ]; then
+	echo "1..1"
+	echo "not ok 1 vrampoolctl info lists $NDEVS devices, sysfs has $SYSFS_DEVS"
+	exit 1
+fi
+echo "# devices: $DEVS"
+
+all_tests
+echo "1..$n"
+n=0 COUNT=""
+all_tests
+echo "# $((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
