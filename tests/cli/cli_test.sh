@@ -131,7 +131,7 @@ tests_help() {
 	rc_is 0
 	out_line "Exit status:"
 	out_line "  0  success"
-	out_line "  1  the operation failed; the message (a documented error) says why"
+	out_line "  1  the operation failed: a documented error or a system error; the"
 	out_line "  2  usage error: command, option, size, pool spec or script"
 	out_line "  3  no vrampool device: none found, or PATH is not one"
 	out_line "  4  run: a \`check\` or \`expect-error\` expectation was not met"

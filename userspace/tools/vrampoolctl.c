@@ -110,7 +110,8 @@ static const char usage_text[] =
 "\n"
 "Exit status:\n"
 "  0  success\n"
-"  1  the operation failed; the message (a documented error) says why\n"
+"  1  the operation failed: a documented error or a system error; the\n"
+"     message says which\n"
 "  2  usage error: command, option, size, pool spec or script\n"
 "  3  no vrampool device: none found, or PATH is not one\n"
 "  4  run: a `check` or `expect-error` expectation was not met\n";
