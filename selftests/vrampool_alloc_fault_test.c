@@ -1,0 +1,643 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Allocation failures injected one at a time through fail-nth (see
+ * vrampool_fault.h) into the allocation ioctls, on the first device of each
+ * backend: ALLOC that makes a new page (sliced, direct, persistent), ALLOC
+ * served from an existing page, FREE, CLEANUP, and POOL_INSTALL while a
+ * mapped persistent allocation lives.
+ *
+ * After every injected failure: a clean ENOMEM with no structured error
+ * code, no half-made allocation (every POOL_QUERY statistic, the layout
+ * generation and VRAM_IN_USE exactly as before), the handle a success would
+ * have got still unknown (-ENOENT), live allocations and their data intact.
+ * Then the call must succeed, with the handle it would have got without a
+ * fault (a handle leaked by a failure would move it).
+ *
+ * Skips with VP_FAULT_SKIP_REASON on a kernel without fault injection
+ * (Debian's), fails instead when VRAMPOOL_FAULT_INJECTION=1 says the
+ * kernel has it.
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "vrampool_alloc_util.h"
+#include "vrampool_fault.h"
+
+#define FAULT_TIMEOUT	120	/* seconds per test: a debug kernel under TCG is slow */
+#define MAP_SIZE	(8 * KiB)
+#define SEED		0x5eed
+
+static const int only_enomem[] = { ENOMEM, 0 };
+
+FIXTURE(afault) {
+	int fd;
+	struct vp_device dev;
+};
+
+FIXTURE_VARIANT(afault) {
+	enum vp_backend backend;
+};
+
+FIXTURE_VARIANT_ADD(afault, platform) { .backend = VP_BACKEND_PLATFORM };
+FIXTURE_VARIANT_ADD(afault, pci) { .backend = VP_BACKEND_PCI };
+
+FIXTURE_SETUP(afault)
+{
+	int ret;
+
+	self->fd = -1;
+	VP_FAULT_REQUIRE();
+	ret = vp_find_backend(variant->backend, &self->dev);
+	ASSERT_EQ(0, ret) TH_LOG("no %s device: %s", vp_backend_str(variant->backend),
+				 strerror(-ret));
+	self->fd = vp_open_device(&self->dev);
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", self->dev.path, strerror(-self->fd));
+}
+
+FIXTURE_TEARDOWN(afault)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* ---- The client's state around an attempt ----------------------------------- */
+
+struct state {
+	struct drm_vrampool_pool_query q;
+	int n;
+	struct drm_vrampool_pool_status st[VPA_MAX_STATUS];
+};
+
+struct ctx {
+	int fd;
+	struct state before, after;
+	/* A mapped persistent allocation whose data must survive (or NULL). */
+	uint8_t *map;
+	/* ALLOC */
+	uint64_t size;
+	uint32_t flags;
+	struct drm_vrampool_alloc a;
+	uint32_t next_handle;		/* what a success gets; unknown until then */
+	uint32_t want_pool;
+	bool cleanup_after;		/* a success made a page: free and clean up */
+	bool witness;			/* then make pool 0's free zero-size page again */
+	/* FREE */
+	uint32_t victim;
+	/* CLEANUP: the free page to make again after a success */
+	uint64_t page_size;
+	/* POOL_INSTALL */
+	const struct drm_vrampool_pool_entry *entries, *restore;
+	uint32_t count, restore_count;
+	struct drm_vrampool_pool_install ins;
+};
+
+static int state_take(int fd, struct state *s)
+{
+	s->n = vpa_query(fd, s->st, VPA_MAX_STATUS, &s->q);
+	return s->n < 0 ? s->n : 0;
+}
+
+static const char *const stat_names[] = {
+	"allocations", "bytes_in_use", "padding", "reserved_bytes", "pages", "pages_peak",
+	"largest_alloc",
+};
+
+static void stat_values(const struct drm_vrampool_pool_status *st, uint64_t v[7])
+{
+	v[0] = st->allocations;
+	v[1] = st->bytes_in_use;
+	v[2] = st->padding;
+	v[3] = st->reserved_bytes;
+	v[4] = st->pages;
+	v[5] = st->pages_peak;
+	v[6] = st->largest_alloc;
+}
+
+/* 0 when @a and @b are the same, else -1 with the first difference in @why. */
+static int state_diff(const struct state *a, const struct state *b, char *why, size_t len)
+{
+	uint64_t va[7], vb[7];
+	int i, k;
+
+	if (a->n != b->n || a->q.generation != b->q.generation ||
+	    a->q.num_pools != b->q.num_pools) {
+		snprintf(why, len, "the layout changed: %d entries, generation %" PRIu64
+			 " became %d, %" PRIu64, a->n, (uint64_t)a->q.generation, b->n,
+			 (uint64_t)b->q.generation);
+		return -1;
+	}
+	if (a->q.vram_in_use != b->q.vram_in_use) {
+		snprintf(why, len, "the client's vram_in_use went from %" PRIu64 " to %" PRIu64,
+			 (uint64_t)a->q.vram_in_use, (uint64_t)b->q.vram_in_use);
+		return -1;
+	}
+	for (i = 0; i < a->n; i++) {
+		stat_values(&a->st[i], va);
+		stat_values(&b->st[i], vb);
+		for (k = 0; k < 7; k++) {
+			if (va[k] == vb[k])
+				continue;
+			snprintf(why, len, "pool %u: %s went from %" PRIu64 " to %" PRIu64,
+				 a->st[i].index, stat_names[k], va[k], vb[k]);
+			return -1;
+		}
+		if (memcmp(&a->st[i], &b->st[i], sizeof(a->st[i]))) {
+			snprintf(why, len, "pool %u: its configuration changed", a->st[i].index);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int snapshot(void *p)
+{
+	struct ctx *c = p;
+
+	return state_take(c->fd, &c->before);
+}
+
+static int data_intact(struct ctx *c, char *why, size_t len)
+{
+	ssize_t bad;
+
+	if (!c->map)
+		return 0;
+	bad = vp_check_pattern(c->map, MAP_SIZE, SEED, 0);
+	if (bad < 0)
+		return 0;
+	snprintf(why, len, "the mapped persistent allocation's data differs at byte %zd", bad);
+	return -1;
+}
+
+/* After a failure: state as before, data intact. */
+static int unchanged(void *p, char *why, size_t len)
+{
+	struct ctx *c = p;
+	int ret = state_take(c->fd, &c->after);
+
+	if (ret) {
+		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
+		return -1;
+	}
+	if (state_diff(&c->before, &c->after, why, len))
+		return -1;
+	return data_intact(c, why, len);
+}
+
+/* Run @op on @c: every failure clean, then a success; @min_faults injected. */
+static void run(struct __test_metadata *_metadata, struct vp_fault_op *op, struct ctx *c,
+		unsigned int min_faults)
+{
+	struct vp_fault_result res;
+	int ret;
+
+	op->ctx = c;
+	op->allowed = only_enomem;
+	op->vram_fd = c->fd;
+	op->snapshot = snapshot;
+	ret = vp_fault_run(op, &res);
+	EXPECT_EQ(0, ret) TH_LOG("%s", res.msg);
+	TH_LOG("%s: %u injected faults failed it (first: %s), %u were absorbed; "
+	       "succeeded at nth %u", op->name, res.failed,
+	       res.first_errno ? strerror(res.first_errno) : "none", res.absorbed, res.last_nth);
+	EXPECT_LE(min_faults, res.failed + res.absorbed) {
+		TH_LOG("%s: fewer faults injected than it has allocations: can failslab and "
+		       "fail_page_alloc fail GFP_KERNEL allocations here?", op->name);
+	}
+}
+
+/* A persistent allocation, mapped and filled with the pattern. */
+static void map_persistent(struct __test_metadata *_metadata, struct ctx *c, uint32_t *handle)
+{
+	struct drm_vrampool_alloc w;
+
+	ALLOC_OK(c->fd, MAP_SIZE, DRM_VRAMPOOL_ALLOC_PERSISTENT, &w, "mapped persistent");
+	*handle = w.handle;
+	c->map = mmap(NULL, MAP_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, w.mmap_offset);
+	ASSERT_NE(MAP_FAILED, c->map) TH_LOG("mmap: %s", strerror(errno));
+	vp_fill_pattern(c->map, MAP_SIZE, SEED, 0);
+}
+
+static void ctx_init(struct ctx *c, int fd)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = fd;
+}
+
+/* ---- ALLOC ------------------------------------------------------------------- */
+
+static int alloc_call(void *p)
+{
+	struct ctx *c = p;
+
+	return vpa_alloc(c->fd, c->size, c->flags, &c->a);
+}
+
+/* A failed ALLOC: no error code (ENOMEM is no pool's answer), no handle made. */
+static int alloc_unchanged(void *p, char *why, size_t len)
+{
+	struct ctx *c = p;
+	int ret;
+
+	if (c->a.error.code || c->a.handle) {
+		snprintf(why, len, "the failed ALLOC answered handle %u, error code %u",
+			 c->a.handle, c->a.error.code);
+		return -1;
+	}
+	ret = vpa_free(c->fd, c->next_handle);
+	if (ret != -ENOENT) {
+		snprintf(why, len, "FREE of handle %u, which only a success may make: %s",
+			 c->next_handle, ret ? strerror(-ret) : "it existed");
+		return -1;
+	}
+	return unchanged(p, why, len);
+}
+
+/*
+ * A successful ALLOC: the handle and pool expected, one more allocation of
+ * the size in that pool; then it is freed (and its page cleaned up) so the
+ * next attempt starts from the same state.
+ */
+static int alloc_succeeded(void *p, char *why, size_t len)
+{
+	struct ctx *c = p;
+	uint32_t i;
+	int ret;
+
+	if (c->a.handle != c->next_handle || c->a.pool != c->want_pool) {
+		snprintf(why, len, "it got handle %u in pool %u, not handle %u in pool %u "
+			 "(a failure leaked a handle?)", c->a.handle, c->a.pool, c->next_handle,
+			 c->want_pool);
+		return -1;
+	}
+	ret = state_take(c->fd, &c->after);
+	if (ret) {
+		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
+		return -1;
+	}
+	for (i = 0; i < (uint32_t)c->after.n; i++) {
+		if (c->after.st[i].index != c->want_pool)
+			continue;
+		if (c->after.st[i].allocations != c->before.st[i].allocations + 1 ||
+		    c->after.st[i].bytes_in_use != c->before.st[i].bytes_in_use + c->size) {
+			snprintf(why, len, "pool %u holds %" PRIu64 " allocations of %" PRIu64
+				 " bytes, before %" PRIu64 " of %" PRIu64, c->want_pool,
+				 (uint64_t)c->after.st[i].allocations,
+				 (uint64_t)c->after.st[i].bytes_in_use,
+				 (uint64_t)c->before.st[i].allocations,
+				 (uint64_t)c->before.st[i].bytes_in_use);
+			return -1;
+		}
+	}
+	/* Every other pool as it was: no cleanup ran (it would take the witness). */
+	for (i = 0; i < (uint32_t)c->after.n; i++) {
+		struct state one = { .n = 1 }, other = { .n = 1 };
+
+		if (c->after.st[i].index == c->want_pool)
+			continue;
+		one.st[0] = c->before.st[i];
+		other.st[0] = c->after.st[i];
+		if (state_diff(&one, &other, why, len))
+			return -1;
+	}
+	if (data_intact(c, why, len))
+		return -1;
+	ret = vpa_free(c->fd, c->a.handle);
+	if (!ret && c->cleanup_after)
+		ret = vpa_cleanup(c->fd);
+	if (!ret && c->cleanup_after && c->witness) {
+		ret = vpa_alloc(c->fd, 0, 0, &c->a);
+		if (!ret)
+			ret = vpa_free(c->fd, c->a.handle);
+	}
+	if (ret) {
+		snprintf(why, len, "undoing it: %s", strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+static void alloc_sweep(struct __test_metadata *_metadata, struct ctx *c, const char *name,
+			uint64_t size, uint32_t flags, uint32_t pool, bool new_page)
+{
+	struct vp_fault_op op = {
+		.name = name,
+		.call = alloc_call,
+		.unchanged = alloc_unchanged,
+		.succeeded = alloc_succeeded,
+	};
+
+	c->size = size;
+	c->flags = flags;
+	c->want_pool = pool;
+	c->cleanup_after = new_page;
+	/* A page: the allocation, its handle, the page, its index, its BO. */
+	run(_metadata, &op, c, new_page ? 3 : 1);
+}
+
+/*
+ * ALLOC that has to make a page: a sliced page, a direct buffer and a
+ * persistent buffer (which also records its size), with a mapped
+ * persistent allocation (handle 1) looking on, and a free zero-size page in
+ * pool 0 as a witness: a kernel-memory failure is no full VRAM, so no
+ * cleanup may run (and release it) on its account.
+ */
+TEST_F_TIMEOUT(afault, alloc_making_a_page, FAULT_TIMEOUT)
+{
+	struct drm_vrampool_pool_entry e[3] = {
+		vpa_exclusive(0, VPA_ABSENT),
+		vpa_sliced(64 * KiB, 16 * KiB, VPA_ABSENT), vpa_direct(VPA_ABSENT),
+	};
+	struct ctx *c = calloc(1, sizeof(*c));
+	struct drm_vrampool_alloc w;
+	uint32_t keeper;
+
+	ASSERT_NE(NULL, c);
+	ctx_init(c, self->fd);
+	INSTALL_OK(self->fd, e, 3, "exclusive{0}, sliced{64 KiB, max_slice 16 KiB}, direct{}");
+	map_persistent(_metadata, c, &keeper);
+	ASSERT_EQ(1u, keeper);
+	ALLOC_OK(self->fd, 0, 0, &w, "the witness");
+	FREE_OK(self->fd, w.handle, "the witness");
+	EXPECT_PAGES(self->fd, 0, "a free witness page", 1, 0);
+	c->next_handle = 2;
+
+	c->witness = true;
+	alloc_sweep(_metadata, c, "ALLOC of a new sliced page", 1000, 0, 1, true);
+	alloc_sweep(_metadata, c, "ALLOC of a new direct buffer", 100 * KiB, 0, 2, true);
+	alloc_sweep(_metadata, c, "ALLOC of a new persistent buffer", 3000,
+		    DRM_VRAMPOOL_ALLOC_PERSISTENT, DRM_VRAMPOOL_PERSISTENT_POOL, true);
+
+	EXPECT_PAGES(self->fd, 1, "the sliced pool after the sweeps", 0, 0);
+	EXPECT_PAGES(self->fd, 2, "the direct pool after the sweeps", 0, 0);
+	EXPECT_PAGES(self->fd, 0, "the witness, made again after each success", 1, 0);
+	EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "persistent after the sweeps", 1,
+		     MAP_SIZE);
+	munmap(c->map, MAP_SIZE);
+	FREE_OK(self->fd, keeper, "the mapped persistent allocation");
+	free(c);
+}
+
+/* ALLOC served from a page that is there already: a slice, a free buffer. */
+TEST_F_TIMEOUT(afault, alloc_from_an_existing_page, FAULT_TIMEOUT)
+{
+	struct drm_vrampool_pool_entry e[2] = {
+		vpa_sliced(64 * KiB, 16 * KiB, VPA_ABSENT), vpa_direct(VPA_ABSENT),
+	};
+	struct ctx *c = calloc(1, sizeof(*c));
+	struct drm_vrampool_alloc k, f;
+
+	ASSERT_NE(NULL, c);
+	ctx_init(c, self->fd);
+	INSTALL_OK(self->fd, e, 2, "sliced{64 KiB, max_slice 16 KiB}, direct{}");
+	ALLOC_OK(self->fd, 1000, 0, &k, "a slice that keeps the page");
+	ALLOC_OK(self->fd, 100 * KiB, 0, &f, "a direct buffer, to be free");
+	FREE_OK(self->fd, f.handle, "the direct buffer");
+	c->next_handle = 2;
+
+	alloc_sweep(_metadata, c, "ALLOC of a slice in the page", 1000, 0, 0, false);
+	alloc_sweep(_metadata, c, "ALLOC of the free direct buffer", 100 * KiB, 0, 1, false);
+
+	EXPECT_PAGES(self->fd, 0, "the sliced pool after the sweeps", 1, 64 * KiB);
+	EXPECT_PAGES(self->fd, 1, "the direct pool after the sweeps", 1, 100 * KiB);
+	FREE_OK(self->fd, k.handle, "the slice");
+	free(c);
+}
+
+/* ---- FREE and CLEANUP ------------------------------------------------------------ */
+
+static int free_call(void *p)
+{
+	struct ctx *c = p;
+
+	return vpa_free(c->fd, c->victim);
+}
+
+/* Freed: one allocation less; then it is made again for the next attempt. */
+static int free_succeeded(void *p, char *why, size_t len)
+{
+	struct ctx *c = p;
+	int ret = state_take(c->fd, &c->after);
+
+	if (ret) {
+		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
+		return -1;
+	}
+	if (c->after.st[0].allocations + 1 != c->before.st[0].allocations) {
+		snprintf(why, len, "pool 0 holds %" PRIu64 " allocations, before %" PRIu64,
+			 (uint64_t)c->after.st[0].allocations,
+			 (uint64_t)c->before.st[0].allocations);
+		return -1;
+	}
+	if (data_intact(c, why, len))
+		return -1;
+	ret = vpa_alloc(c->fd, c->size, 0, &c->a);
+	if (ret || c->a.handle != c->victim) {
+		snprintf(why, len, "making it again: %s, handle %u", ret ? strerror(-ret) : "ok",
+			 c->a.handle);
+		return -1;
+	}
+	return 0;
+}
+
+TEST_F_TIMEOUT(afault, free, FAULT_TIMEOUT)
+{
+	struct drm_vrampool_pool_entry e = vpa_sliced(64 * KiB, VPA_ABSENT, VPA_ABSENT);
+	struct ctx *c = calloc(1, sizeof(*c));
+	struct vp_fault_op op = {
+		.name = "FREE",
+		.call = free_call,
+		.unchanged = unchanged,
+		.succeeded = free_succeeded,
+	};
+	struct drm_vrampool_alloc v;
+	uint32_t keeper;
+
+	ASSERT_NE(NULL, c);
+	ctx_init(c, self->fd);
+	INSTALL_OK(self->fd, &e, 1, "sliced{64 KiB}");
+	map_persistent(_metadata, c, &keeper);
+	ALLOC_OK(self->fd, 1000, 0, &v, "the victim");
+	c->victim = v.handle;
+	c->size = 1000;
+	run(_metadata, &op, c, 0);	/* FREE allocates nothing: no fault to inject */
+	EXPECT_POOL(self->fd, 0, "after the sweep",
+		    .allocations = 1, .bytes_in_use = 1000, .padding = 24,
+		    .reserved_bytes = 64 * KiB, .pages = 1, .pages_peak = 1,
+		    .largest_alloc = 1000);
+	munmap(c->map, MAP_SIZE);
+	FREE_OK(self->fd, keeper, "the mapped persistent allocation");
+	free(c);
+}
+
+static int cleanup_call(void *p)
+{
+	struct ctx *c = p;
+
+	return vpa_cleanup(c->fd);
+}
+
+/* Cleaned: the free page went; then a free page is made again. */
+static int cleanup_succeeded(void *p, char *why, size_t len)
+{
+	struct ctx *c = p;
+	int ret = state_take(c->fd, &c->after);
+
+	if (ret) {
+		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
+		return -1;
+	}
+	if (c->after.st[0].pages != 0 ||
+	    c->after.q.vram_in_use + vpa_bo_bytes(c->page_size) != c->before.q.vram_in_use) {
+		snprintf(why, len, "pool 0 holds %" PRIu64 " pages, the client %" PRIu64
+			 " bytes of VRAM, before %" PRIu64, (uint64_t)c->after.st[0].pages,
+			 (uint64_t)c->after.q.vram_in_use, (uint64_t)c->before.q.vram_in_use);
+		return -1;
+	}
+	if (data_intact(c, why, len))
+		return -1;
+	ret = vpa_alloc(c->fd, 1000, 0, &c->a);
+	if (!ret)
+		ret = vpa_free(c->fd, c->a.handle);
+	if (ret) {
+		snprintf(why, len, "making a free page again: %s", strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+TEST_F_TIMEOUT(afault, cleanup, FAULT_TIMEOUT)
+{
+	struct drm_vrampool_pool_entry e = vpa_sliced(64 * KiB, VPA_ABSENT, VPA_ABSENT);
+	struct ctx *c = calloc(1, sizeof(*c));
+	struct vp_fault_op op = {
+		.name = "CLEANUP",
+		.call = cleanup_call,
+		.unchanged = unchanged,
+		.succeeded = cleanup_succeeded,
+	};
+	struct drm_vrampool_alloc a;
+	uint32_t keeper;
+
+	ASSERT_NE(NULL, c);
+	ctx_init(c, self->fd);
+	INSTALL_OK(self->fd, &e, 1, "sliced{64 KiB}");
+	map_persistent(_metadata, c, &keeper);
+	ALLOC_OK(self->fd, 1000, 0, &a, "a slice");
+	FREE_OK(self->fd, a.handle, "the slice: its page is free");
+	c->page_size = 64 * KiB;
+	run(_metadata, &op, c, 0);	/* CLEANUP allocates nothing: no fault to inject */
+	EXPECT_PAGES(self->fd, 0, "after the sweep: a free page", 1, 64 * KiB);
+	EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "the persistent one", 1, MAP_SIZE);
+	munmap(c->map, MAP_SIZE);
+	FREE_OK(self->fd, keeper, "the mapped persistent allocation");
+	free(c);
+}
+
+/* ---- POOL_INSTALL with persistent allocations live --------------------------------- */
+
+static int install_call(void *p)
+{
+	struct ctx *c = p;
+
+	return vpa_install(c->fd, c->entries, c->count, &c->ins);
+}
+
+static int install_unchanged(void *p, char *why, size_t len)
+{
+	struct ctx *c = p;
+
+	if (c->ins.num_pools || c->ins.generation != c->before.q.generation) {
+		snprintf(why, len, "the failed install answered %u pools, generation %" PRIu64,
+			 c->ins.num_pools, (uint64_t)c->ins.generation);
+		return -1;
+	}
+	return unchanged(p, why, len);
+}
+
+/*
+ * Installed: the next generation and the new pool count; the persistent
+ * pool, its statistics and data as they were. Then the old layout goes
+ * back in for the next attempt.
+ */
+static int install_succeeded(void *p, char *why, size_t len)
+{
+	struct ctx *c = p;
+	struct drm_vrampool_pool_install back;
+	int ret = state_take(c->fd, &c->after);
+
+	if (ret) {
+		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
+		return -1;
+	}
+	if (c->ins.error.code || c->after.q.generation != c->before.q.generation + 1 ||
+	    c->after.q.num_pools != c->count) {
+		snprintf(why, len, "error code %u, generation %" PRIu64 ", %u pools",
+			 c->ins.error.code, (uint64_t)c->after.q.generation,
+			 c->after.q.num_pools);
+		return -1;
+	}
+	if (memcmp(&c->before.st[c->before.n - 1], &c->after.st[c->after.n - 1],
+		   sizeof(c->after.st[0]))) {
+		snprintf(why, len, "the persistent pool's status changed");
+		return -1;
+	}
+	if (data_intact(c, why, len))
+		return -1;
+	ret = vpa_install(c->fd, c->restore, c->restore_count, &back);
+	if (ret) {
+		snprintf(why, len, "installing the old layout again: %s", strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+TEST_F_TIMEOUT(afault, install_with_persistent_allocations, FAULT_TIMEOUT)
+{
+	struct drm_vrampool_pool_entry one = vpa_direct(VPA_ABSENT);
+	struct drm_vrampool_pool_entry three[3] = {
+		vpa_sliced(64 * KiB, VPA_ABSENT, 1 * MiB),
+		vpa_exclusive(1 * MiB, 100),
+		vpa_direct(4 * MiB),
+	};
+	struct ctx *c = calloc(1, sizeof(*c));
+	struct vp_fault_op op = {
+		.name = "POOL_INSTALL with persistent allocations",
+		.call = install_call,
+		.unchanged = install_unchanged,
+		.succeeded = install_succeeded,
+	};
+	struct drm_vrampool_alloc small;
+	uint32_t keeper;
+
+	ASSERT_NE(NULL, c);
+	ctx_init(c, self->fd);
+	INSTALL_OK(self->fd, &one, 1, "direct{}");
+	map_persistent(_metadata, c, &keeper);
+	ALLOC_OK(self->fd, 100, DRM_VRAMPOOL_ALLOC_PERSISTENT, &small, "another persistent");
+	c->entries = three;
+	c->count = 3;
+	c->restore = &one;
+	c->restore_count = 1;
+	run(_metadata, &op, c, 2);
+
+	EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "after the sweep",
+		    .allocations = 2, .bytes_in_use = MAP_SIZE + 100, .padding = 156,
+		    .reserved_bytes = MAP_SIZE + 256, .pages = 2, .pages_peak = 2,
+		    .largest_alloc = MAP_SIZE);
+	EXPECT_EQ(-1, vp_check_pattern(c->map, MAP_SIZE, SEED, 0));
+	munmap(c->map, MAP_SIZE);
+	FREE_OK(self->fd, keeper, "the mapped persistent allocation");
+	FREE_OK(self->fd, small.handle, "the other persistent allocation");
+	free(c);
+}
+
+TEST_HARNESS_MAIN
