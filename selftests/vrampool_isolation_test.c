@@ -393,7 +393,11 @@ TEST_F(iso, new_pages_never_show_old_data)
 	munmap(p, size);
 }
 
-/* A writable MAP_PRIVATE mapping of a page is refused (-EINVAL). */
+/*
+ * A writable MAP_PRIVATE mapping of a page is refused (-EINVAL), and so is
+ * a read-only one: TTM refuses every copy-on-write mapping (MAP_PRIVATE
+ * always has VM_MAYWRITE).
+ */
 TEST_F(iso, writable_private_mapping_is_refused)
 {
 	struct drm_vrampool_alloc a;
@@ -403,6 +407,12 @@ TEST_F(iso, writable_private_mapping_is_refused)
 	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, self->fd, a.mmap_offset);
 	EXPECT_EQ(MAP_FAILED, p) TH_LOG("a writable private mapping was made");
 	EXPECT_EQ(EINVAL, errno) TH_LOG("writable MAP_PRIVATE: %s", strerror(errno));
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
+	/* TTM refuses every copy-on-write mapping, a read-only one too. */
+	p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, self->fd, a.mmap_offset);
+	EXPECT_EQ(MAP_FAILED, p) TH_LOG("a read-only private mapping was made");
+	EXPECT_EQ(EINVAL, errno) TH_LOG("read-only MAP_PRIVATE: %s", strerror(errno));
 	if (p != MAP_FAILED)
 		munmap(p, 4096);
 	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, a.mmap_offset);
