@@ -347,6 +347,40 @@ TEST_F(alloc, out_of_memory_cleans_up_and_retries_first)
 		    .largest_alloc = FILL);
 }
 
+/*
+ * A full capped pool passes the request on; when the next pool cannot get
+ * VRAM, the answer is OutOfMemory, not PoolCapacityExceeded: not every
+ * pool that accepts the size is capped and full (the uapi's rule; CubeCL
+ * would return the capacity error it met first).
+ */
+TEST_F(alloc, out_of_memory_after_a_full_capped_pool)
+{
+	struct drm_vrampool_pool_entry e[2] = {
+		vpa_sliced(FILL, VPA_ABSENT, FILL), vpa_direct(VPA_ABSENT),
+	};
+	uint32_t handles[64];
+	struct drm_vrampool_alloc a;
+	int want, n;
+
+	ASSERT_EQ(0u, self->vram_start) TH_LOG("another client holds VRAM: cannot count");
+	want = (int)(self->vram_size / FILL) - 1;
+	ASSERT_GE((int)ARRAY_SIZE(handles), want);
+
+	INSTALL_OK(self->fd, e, 2, "sliced{8 MiB, cap 8 MiB}, direct{}");
+	ALLOC_OK(self->fd, FILL, 0, &a, "the capped pool's only page");
+	EXPECT_EQ(0u, a.pool);
+	n = fill_vram(_metadata, self->fd, handles, ARRAY_SIZE(handles), want);
+	ASSERT_EQ(want, n);
+	EXPECT_EQ(self->vram_size, vpa_vram(self->fd));
+
+	EXPECT_EQ(-ENOSPC, vpa_alloc(self->fd, FILL, 0, &a));
+	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, a.error.code);
+	EXPECT_EQ(FILL, a.error.size);
+	EXPECT_EQ(0u, a.error.pool);
+	EXPECT_EQ(0u, a.error.capacity);
+	EXPECT_EQ(0u, a.error.in_use);
+}
+
 /* ---- The persistent pool ------------------------------------------------------ */
 
 /*
