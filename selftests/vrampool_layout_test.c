@@ -793,7 +793,7 @@ TEST_F(layout, query_wrong_size_einval)
 		const char *dev = self->devs[i].name;
 
 		ASSERT_EQ(0, vp_snap_take(self->fds[i], before));
-		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
 			memset(buf, POISON, sizeof(buf));
 			memset(&q, 0, sizeof(q));
 			q.size = sizes[k];
@@ -815,37 +815,38 @@ TEST_F(layout, query_wrong_size_einval)
 TEST_F(layout, query_must_be_zero_fields_einval)
 {
 	const uint32_t need = (BASE_POOLS + 1) * STATUS_SIZE;
+	/* flags, pad, pad2, reserved[0], reserved[1] */
+	static const struct { uint32_t flags, pad, pad2; uint64_t rsv0, rsv1; } bad[] = {
+		{ .flags = 1 }, { .flags = 0x80000000u }, { .pad = 1 }, { .pad = 0xffffffffu },
+		{ .pad2 = 1 }, { .pad2 = 0x80000000u }, { .rsv0 = 1 }, { .rsv1 = 1ull << 63 },
+		{ .rsv0 = ~0ull, .rsv1 = ~0ull },
+	};
 	unsigned char buf[(BASE_POOLS + 1) * sizeof(struct drm_vrampool_pool_status)];
 	struct drm_vrampool_pool_query q;
-	int i, k, step, ret;
+	int i, step, ret;
+	size_t k;
 
 	for (i = 0; i < self->n; i++) {
 		const char *dev = self->devs[i].name;
 
 		for (step = 0; step < 2; step++) {	/* size query, data step */
-			for (k = 0; k < 9; k++) {
+			for (k = 0; k < ARRAY_SIZE(bad); k++) {
 				memset(buf, POISON, sizeof(buf));
 				memset(&q, 0, sizeof(q));
 				q.size = step ? need : 0;
 				q.pools = (uintptr_t)buf;
-				switch (k) {
-				case 0: q.flags = 1; break;
-				case 1: q.flags = 0x80000000u; break;
-				case 2: q.pad = 1; break;
-				case 3: q.pad = 0xffffffffu; break;
-				case 4: q.reserved[0] = 1; break;
-				case 5: q.reserved[1] = 1ull << 63; break;
-				case 6: q.pad2 = 1; break;
-				case 7: q.pad2 = 0x80000000u; break;
-				default: q.reserved[0] = q.reserved[1] = ~0ull; break;
-				}
+				q.flags = bad[k].flags;
+				q.pad = bad[k].pad;
+				q.pad2 = bad[k].pad2;
+				q.reserved[0] = bad[k].rsv0;
+				q.reserved[1] = bad[k].rsv1;
 				ret = vp_query(self->fds[i], &q);
 				EXPECT_EQ(-EINVAL, ret) {
-					TH_LOG("%s: %s step, case %d: %s", dev, step ? "data" : "size",
+					TH_LOG("%s: %s step, case %zu: %s", dev, step ? "data" : "size",
 					       k, ret ? strerror(-ret) : "accepted");
 				}
 				EXPECT_TRUE(all_poison(buf, sizeof(buf))) {
-					TH_LOG("%s: %s step, case %d: the buffer was written", dev,
+					TH_LOG("%s: %s step, case %zu: the buffer was written", dev,
 					       step ? "data" : "size", k);
 				}
 			}
@@ -994,7 +995,7 @@ TEST_F(layout, too_many_pools_e2big)
 		many[k] = (struct drm_vrampool_pool_entry)VP_DIRECT();
 
 	for (int i = 0; i < self->n; i++) {
-		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		for (size_t c = 0; c < ARRAY_SIZE(counts); c++) {
 			struct refusal x = {
 				.err = E2BIG, .code = DRM_VRAMPOOL_ERR_TOO_MANY_POOLS,
 				.entry = NO_ENTRY, .field = DRM_VRAMPOOL_FIELD_COUNT,
@@ -1130,7 +1131,7 @@ TEST_F(layout, wrong_entry_size)
 	char what[64];
 
 	for (int i = 0; i < self->n; i++) {
-		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
 			const struct refusal x = {
 				.err = EINVAL, .code = INVALID, .entry = NO_ENTRY,
 				.field = DRM_VRAMPOOL_FIELD_ENTRY_SIZE, .v0 = sizes[k],
@@ -1202,7 +1203,7 @@ TEST_F(layout, unknown_flags)
 	char what[64];
 
 	for (int i = 0; i < self->n; i++) {
-		for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(flags); k++) {
 			const struct refusal x = {
 				.err = EINVAL, .code = INVALID, .entry = NO_ENTRY,
 				.field = DRM_VRAMPOOL_FIELD_FLAGS,	/* value: the flags */
@@ -1225,7 +1226,7 @@ TEST_F(layout, unknown_preset)
 	char what[64];
 
 	for (int i = 0; i < self->n; i++) {
-		for (size_t k = 0; k < sizeof(presets) / sizeof(presets[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(presets); k++) {
 			const struct refusal x = {
 				.err = EINVAL, .code = INVALID, .entry = NO_ENTRY,
 				.field = DRM_VRAMPOOL_FIELD_PRESET, .v0 = presets[k], .lib = true,
@@ -1330,7 +1331,7 @@ TEST_F(layout, entry_unknown_type)
 	char what[64];
 
 	for (int i = 0; i < self->n; i++) {
-		for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(types); k++) {
 			struct drm_vrampool_pool_entry e = { .type = types[k] };
 			const struct refusal x = {
 				.err = EINVAL, .code = INVALID, .entry = 2,
@@ -1386,7 +1387,7 @@ TEST_F(layout, entry_flags_not_of_its_type)
 	for (int i = 0; i < self->n; i++) {
 		uint64_t a = self->props[i].alignment;
 
-		for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
 			struct drm_vrampool_pool_entry e = {
 				.type = cases[k].type, .flags = cases[k].flags,
 			};
@@ -1443,7 +1444,7 @@ TEST_F(layout, entry_unused_field_nonzero)
 	for (int i = 0; i < self->n; i++) {
 		uint64_t a = self->props[i].alignment;
 
-		for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
 			for (size_t v = 0; v < 2; v++) {
 				struct drm_vrampool_pool_entry e = {
 					.type = cases[k].type, .flags = cases[k].flags,
