@@ -117,6 +117,29 @@ TEST_F(pools, sliced_capped_pool_refuses_past_its_cap)
 	EXPECT_PAGES(self->fd, 0, "after the re-allocation", 2, 2048);
 }
 
+/*
+ * A cap that is not a multiple of the page holds whole pages only:
+ * cap 2500 with page 1024 is two pages, and the error says 2048.
+ */
+TEST_F(pools, sliced_cap_counts_whole_pages)
+{
+	struct drm_vrampool_pool_entry e = vpa_sliced(1024, VPA_ABSENT, 2500);
+	struct drm_vrampool_pool_status st;
+	struct drm_vrampool_alloc a, b, c;
+
+	INSTALL_OK(self->fd, &e, 1, "sliced{1024, cap 2500}");
+	ASSERT_EQ(0, vpa_pool(self->fd, 0, &st));
+	EXPECT_EQ(2500u, st.config.max_pool_size) TH_LOG("the cap is kept as given");
+	ALLOC_OK(self->fd, 1000, 0, &a, "first");
+	ALLOC_OK(self->fd, 1000, 0, &b, "second");
+	EXPECT_EQ(-ENOSPC, vpa_alloc(self->fd, 1000, 0, &c));
+	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED, c.error.code);
+	EXPECT_EQ(1000u, c.error.size);
+	EXPECT_EQ(2048u, c.error.capacity) TH_LOG("two whole pages");
+	EXPECT_EQ(2000u, c.error.in_use) TH_LOG("the bytes asked for, not the padded ones");
+	EXPECT_PAGES(self->fd, 0, "at the cap", 2, 2048);
+}
+
 /* A freed slice is reused in place: same page, same offset, no growth. */
 TEST_F(pools, sliced_freed_slice_is_reused)
 {
