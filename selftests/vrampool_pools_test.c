@@ -340,6 +340,35 @@ TEST_F(pools, sliced_near_page_rule)
 	EXPECT_PAGES(self->fd, 0, "capped pool", 0, 0);
 }
 
+/*
+ * A sliced pool keeps its free pages until an explicit cleanup, whatever
+ * its dealloc_period (DESIGN section 5, as CubeCL: the period is kept and
+ * reported, but only exclusive pools act on it).
+ */
+TEST_F(pools, sliced_dealloc_period_releases_nothing)
+{
+	struct drm_vrampool_pool_entry e = vpa_sliced(1024, VPA_ABSENT, VPA_ABSENT);
+	struct drm_vrampool_pool_status st;
+	struct drm_vrampool_alloc a, t;
+	int i;
+
+	e.flags |= DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD;
+	e.dealloc_period = 5;
+	INSTALL_OK(self->fd, &e, 1, "sliced{1024, dealloc_period 5}");
+	ASSERT_EQ(0, vpa_pool(self->fd, 0, &st));
+	EXPECT_EQ(5u, st.config.dealloc_period);
+	ALLOC_OK(self->fd, 1024, 0, &a, "a page");
+	FREE_OK(self->fd, a.handle, "the page");
+	for (i = 0; i < 12; i++) {
+		/* Zero-size requests tick the clock and take no page. */
+		ALLOC_OK(self->fd, 0, 0, &t, "a tick");
+		FREE_OK(self->fd, t.handle, "a tick");
+	}
+	EXPECT_PAGES(self->fd, 0, "after 12 allocations", 1, 1024);
+	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	EXPECT_PAGES(self->fd, 0, "after the cleanup", 0, 0);
+}
+
 /* ---- Direct pools ---------------------------------------------------------- */
 
 /* Allocate @n sizes, then free them all: the pool holds n free buffers. */
