@@ -199,6 +199,8 @@ TEST_F(iso, dup_and_fork_share_the_open_file)
 	EXPECT_EQ(0, vpa_free(dupfd, a.handle)) TH_LOG("FREE through the dup'ed descriptor");
 	EXPECT_EQ(-ENOENT, vpa_free(self->fd, a.handle)) TH_LOG("gone for the original too");
 	close(dupfd);
+	EXPECT_EQ(1u, live_allocations(_metadata, self->fd))
+		TH_LOG("closing one of two descriptors of the file frees nothing");
 
 	inh = (struct inherited_free){ self->fd, b.handle };
 	rc = in_child(free_inherited, &inh);
