@@ -17,9 +17,11 @@
  *  - the device's VRAM in use (GET_PARAM VRAM_IN_USE) is unchanged.
  *
  * A fault the kernel absorbs (the call succeeds anyway, e.g. kvmalloc()
- * falling back to vmalloc()) is a success like any other: the caller's
- * succeeded callback checks the new state and cleans up. Kernel reports
- * (KASAN, kmemleak, lockdep, WARN) are the VM log checker's business.
+ * falling back to vmalloc(), or, on a kmemleak kernel, kmemleak's own
+ * metadata allocation falling back to its pool) is a success like any
+ * other: the caller's succeeded callback checks the new state and cleans
+ * up. Kernel reports (KASAN, kmemleak, lockdep, WARN) are the VM log
+ * checker's business.
  *
  * Copyright (C) 2026 The vrampool authors
  */
