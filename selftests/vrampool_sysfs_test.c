@@ -1,0 +1,924 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Inspection, kernel side, on each backend (the first device of each):
+ *
+ *  - <device>/vrampool/: every value equals GET_PARAM; client_count counts
+ *    open files;
+ *  - clients/<id>/ (the id is fdinfo's drm-client-id): pid, comm,
+ *    generation, persistent_mode and vram against getpid(), the task's
+ *    name, POOL_QUERY and fdinfo;
+ *  - fdinfo: drm-driver, drm-client-id, drm-total-vram/drm-resident-vram.
+ *
+ * The numbers assume the module defaults (alignment 256, sliced pools
+ * allowed): the fixture checks them.
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vrampool_alloc_util.h"
+#include "vrampool_layout_lib.h"
+
+#define ALIGN		256ULL
+#define PERSISTENT	DRM_VRAMPOOL_ALLOC_PERSISTENT
+#define P255		DRM_VRAMPOOL_PERSISTENT_POOL
+/* The kernel keeps TASK_COMM_LEN - 1 characters of a task's name. */
+#define COMM_MAX	15
+/* A sysfs value, and a listing of one folder. */
+#define VAL_MAX		256
+#define NAMES_MAX	300
+#define NAME_LEN	48
+/* Paths: a folder, a path in it, a path in that (sized for -Wformat-truncation). */
+#define DIR_LEN		512
+#define PATH_LEN	1024
+#define FILE_LEN	2048
+
+/* ---- Reading sysfs and fdinfo -------------------------------------------- */
+
+/*
+ * A whole sysfs file: 0 or -errno. The value is returned without its
+ * newline; a file that is not exactly one line is -EBADMSG.
+ */
+static int sys_read(const char *path, char *buf, size_t len)
+{
+	char raw[VAL_MAX];
+	size_t n;
+	int ret;
+
+	ret = vp_read_file(path, raw, sizeof(raw));
+	if (ret)
+		return ret;
+	n = strlen(raw);
+	if (!n || raw[n - 1] != '\n' || memchr(raw, '\n', n - 1))
+		return -EBADMSG;
+	raw[n - 1] = '\0';
+	snprintf(buf, len, "%s", raw);
+	return 0;
+}
+
+static int parse_u64_exact(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EBADMSG;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -EBADMSG;
+	/* Canonical: no leading zero. */
+	if (s[0] == '0' && s[1])
+		return -EBADMSG;
+	return 0;
+}
+
+static int sys_read_u64(const char *path, uint64_t *v)
+{
+	char buf[VAL_MAX];
+	int ret = sys_read(path, buf, sizeof(buf));
+
+	return ret ? ret : parse_u64_exact(buf, v);
+}
+
+/* <device>/vrampool[/<file>] */
+static void dev_path(const struct vp_device *dev, const char *file, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/device/vrampool%s%s", dev->sysfs, file ? "/" : "", file ? file : "");
+}
+
+static void client_path(const struct vp_device *dev, uint64_t id, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/device/vrampool/clients/%" PRIu64, dev->sysfs, id);
+}
+
+static uint64_t dev_u64(const struct vp_device *dev, const char *file)
+{
+	char path[PATH_LEN];
+	uint64_t v;
+
+	dev_path(dev, file, path, sizeof(path));
+	return sys_read_u64(path, &v) ? UINT64_MAX : v;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+/*
+ * The value of @key in /proc/self/fdinfo/<fd>: 0, -ENOENT when the key is
+ * missing, -EEXIST when it appears twice.
+ */
+static int fdinfo_get(int fd, const char *key, char *buf, size_t len)
+{
+	char path[64], text[4096], *line, *next;
+	size_t klen = strlen(key);
+	bool found = false;
+	int ret;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	ret = vp_read_file(path, text, sizeof(text));
+	if (ret)
+		return ret;
+	for (line = text; line && *line; line = next) {
+		char *v;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (strncmp(line, key, klen) || line[klen] != ':')
+			continue;
+		if (found)
+			return -EEXIST;
+		found = true;
+		for (v = line + klen + 1; *v == ' ' || *v == '\t'; v++)
+			;
+		snprintf(buf, len, "%s", v);
+	}
+	return found ? 0 : -ENOENT;
+}
+
+/* A drm-*-<region> size as fdinfo prints it: "N", "N KiB", "N MiB" or "N GiB". */
+static int parse_fdinfo_size(const char *s, uint64_t *bytes)
+{
+	static const struct { const char *unit; unsigned int shift; } units[] = {
+		{ "", 0 }, { " KiB", 10 }, { " MiB", 20 }, { " GiB", 30 },
+	};
+	unsigned long long v;
+	unsigned int i;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EBADMSG;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EBADMSG;
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(end, units[i].unit))
+			continue;
+		if (v > (UINT64_MAX >> units[i].shift))
+			return -ERANGE;
+		*bytes = (uint64_t)v << units[i].shift;
+		return 0;
+	}
+	return -EBADMSG;
+}
+
+static int fdinfo_size(int fd, const char *key, uint64_t *bytes)
+{
+	char buf[VAL_MAX];
+	int ret = fdinfo_get(fd, key, buf, sizeof(buf));
+
+	return ret ? ret : parse_fdinfo_size(buf, bytes);
+}
+
+static int client_id_of(int fd, uint64_t *id)
+{
+	char buf[VAL_MAX];
+	int ret = fdinfo_get(fd, "drm-client-id", buf, sizeof(buf));
+
+	return ret ? ret : parse_u64_exact(buf, id);
+}
+
+/* A folder's entries but . and .., sorted (numbers by value, first). */
+struct names {
+	int n;
+	char v[NAMES_MAX][NAME_LEN];
+};
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+static int cmp_names(const void *pa, const void *pb)
+{
+	const char *a = pa, *b = pb;
+	bool na = all_digits(a), nb = all_digits(b);
+
+	if (na && nb) {
+		unsigned long long x = strtoull(a, NULL, 10), y = strtoull(b, NULL, 10);
+
+		return (x > y) - (x < y);
+	}
+	if (na != nb)
+		return na ? -1 : 1;
+	return strcmp(a, b);
+}
+
+static int list_dir(const char *path, struct names *out)
+{
+	struct dirent *de;
+	DIR *d;
+
+	out->n = 0;
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (out->n == NAMES_MAX || strlen(de->d_name) >= NAME_LEN) {
+			closedir(d);
+			return -E2BIG;
+		}
+		strcpy(out->v[out->n++], de->d_name);
+	}
+	closedir(d);
+	qsort(out->v, out->n, sizeof(out->v[0]), cmp_names);
+	return 0;
+}
+
+static void names_add(struct names *ns, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ns->n == NAMES_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(ns->v[ns->n++], NAME_LEN, fmt, ap);
+	va_end(ap);
+}
+
+static bool names_equal(const struct names *a, const struct names *b)
+{
+	int i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (strcmp(a->v[i], b->v[i]))
+			return false;
+	return true;
+}
+
+/* "0 1 2 255", cut short when it does not fit. */
+static const char *names_str(const struct names *ns, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < ns->n && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s", i ? " " : "", ns->v[i]);
+	return buf;
+}
+
+/* ---- What the folders must hold ------------------------------------------ */
+
+static const char *const dev_files[] = {
+	"alignment", "client_count", "clients", "exclusive_memory_only", "max_page_size",
+	"vram_in_use", "vram_size",
+};
+
+static const char *const client_files[] = {
+	"comm", "generation", "persistent_mode", "pid", "pools", "vram",
+};
+
+static const char *const mode_names[] = {
+	[DRM_VRAMPOOL_PERSISTENT_ENABLED] = "enabled",
+	[DRM_VRAMPOOL_PERSISTENT_SIZE_MATCH] = "size-match",
+	[DRM_VRAMPOOL_PERSISTENT_DISABLED] = "disabled",
+	[DRM_VRAMPOOL_PERSISTENT_ENFORCED] = "enforced",
+};
+
+static const char *mode_name(uint32_t mode)
+{
+	return mode < ARRAY_SIZE(mode_names) ? mode_names[mode] : "?";
+}
+
+/* The name a task gets from its program, as the kernel truncates it. */
+static void comm_of(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s", COMM_MAX, name);
+}
+
+/* ---- The fixture --------------------------------------------------------- */
+
+FIXTURE(sysfs) {
+	int fd;
+	struct vp_device dev;
+	uint64_t id;		/* the fixture client's drm-client-id */
+	char cdir[DIR_LEN];	/* its clients/<id> */
+	uint64_t vram_size;
+	uint64_t vram_start;	/* device VRAM in use at the start */
+	uint64_t clients_start;	/* client_count at the start, this client in */
+};
+
+FIXTURE_VARIANT(sysfs) {
+	enum vp_backend backend;
+};
+
+FIXTURE_VARIANT_ADD(sysfs, platform) { .backend = VP_BACKEND_PLATFORM };
+FIXTURE_VARIANT_ADD(sysfs, pci) { .backend = VP_BACKEND_PCI };
+
+FIXTURE_SETUP(sysfs)
+{
+	uint64_t v;
+	int ret;
+
+	self->fd = -1;
+	ret = vp_find_backend(variant->backend, &self->dev);
+	ASSERT_EQ(0, ret) TH_LOG("no %s device: %s", vp_backend_str(variant->backend),
+				 strerror(-ret));
+	self->fd = vp_open_device(&self->dev);
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", self->dev.path, strerror(-self->fd));
+	ASSERT_EQ(0, vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_ALIGNMENT, &v));
+	ASSERT_EQ(ALIGN, v) TH_LOG("%s: these tests expect the default alignment", self->dev.name);
+	ASSERT_EQ(0, vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_EXCLUSIVE_MEMORY_ONLY, &v));
+	ASSERT_EQ(0u, v) TH_LOG("%s: these tests install sliced pools", self->dev.name);
+	ASSERT_EQ(0, vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_VRAM_SIZE, &self->vram_size));
+	ASSERT_LE(32 * MiB, self->vram_size) TH_LOG("%s: too small for the mix", self->dev.name);
+	ASSERT_EQ(0, vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_VRAM_IN_USE, &self->vram_start));
+	ret = client_id_of(self->fd, &self->id);
+	ASSERT_EQ(0, ret) TH_LOG("drm-client-id of %s: %s", self->dev.path, strerror(-ret));
+	client_path(&self->dev, self->id, self->cdir, sizeof(self->cdir));
+	self->clients_start = dev_u64(&self->dev, "client_count");
+	ASSERT_NE(UINT64_MAX, self->clients_start) TH_LOG("%s: client_count", self->dev.name);
+	ASSERT_LE(1u, self->clients_start);
+}
+
+FIXTURE_TEARDOWN(sysfs)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* ---- Checks -------------------------------------------------------------- */
+
+/* The folder @path holds exactly @want (sorted as list_dir() sorts). */
+static void expect_listing(struct __test_metadata *_metadata, const char *path,
+			   const char *const *want, size_t n, const char *when)
+{
+	static struct names got, exp;
+	char a[1024], b[1024];
+	size_t i;
+	int ret;
+
+	ret = list_dir(path, &got);
+	ASSERT_EQ(0, ret) TH_LOG("%s: list %s: %s", when, path, strerror(-ret));
+	exp.n = 0;
+	for (i = 0; i < n; i++)
+		names_add(&exp, "%s", want[i]);
+	qsort(exp.v, exp.n, sizeof(exp.v[0]), cmp_names);
+	EXPECT_TRUE(names_equal(&exp, &got)) {
+		TH_LOG("%s: %s holds [%s], want [%s]", when, path, names_str(&got, a, sizeof(a)),
+		       names_str(&exp, b, sizeof(b)));
+	}
+}
+
+/* @path reads exactly @want. */
+static void expect_value(struct __test_metadata *_metadata, const char *path, const char *want,
+			 const char *when)
+{
+	char got[VAL_MAX];
+	int ret = sys_read(path, got, sizeof(got));
+
+	ASSERT_EQ(0, ret) TH_LOG("%s: read %s: %s", when, path, strerror(-ret));
+	EXPECT_STREQ(want, got) TH_LOG("%s: %s", when, path);
+}
+
+static void expect_u64(struct __test_metadata *_metadata, const char *path, uint64_t want,
+		       const char *when)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, want);
+	expect_value(_metadata, path, buf, when);
+}
+
+/*
+ * clients/<id>/ of @fd: its files, pid and comm as given, generation,
+ * persistent_mode and vram as POOL_QUERY says, vram as fdinfo says.
+ */
+static void expect_client_matches(struct __test_metadata *_metadata, const char *cdir, int fd,
+				  pid_t pid, const char *comm, const char *when)
+{
+	struct drm_vrampool_pool_query q;
+	uint64_t total, resident;
+	char path[PATH_LEN];
+	int ret;
+
+	expect_listing(_metadata, cdir, client_files, ARRAY_SIZE(client_files), when);
+	ret = vpa_query_head(fd, &q);
+	ASSERT_EQ(0, ret) TH_LOG("%s: POOL_QUERY: %s", when, strerror(-ret));
+
+	snprintf(path, sizeof(path), "%s/pid", cdir);
+	expect_u64(_metadata, path, (uint64_t)pid, when);
+	snprintf(path, sizeof(path), "%s/comm", cdir);
+	expect_value(_metadata, path, comm, when);
+	snprintf(path, sizeof(path), "%s/generation", cdir);
+	expect_u64(_metadata, path, q.generation, when);
+	snprintf(path, sizeof(path), "%s/persistent_mode", cdir);
+	expect_value(_metadata, path, mode_name(q.persistent_mode), when);
+	snprintf(path, sizeof(path), "%s/vram", cdir);
+	expect_u64(_metadata, path, q.vram_in_use, when);
+
+	ret = fdinfo_size(fd, "drm-total-vram", &total);
+	ASSERT_EQ(0, ret) TH_LOG("%s: fdinfo drm-total-vram: %s", when, strerror(-ret));
+	ret = fdinfo_size(fd, "drm-resident-vram", &resident);
+	ASSERT_EQ(0, ret) TH_LOG("%s: fdinfo drm-resident-vram: %s", when, strerror(-ret));
+	EXPECT_EQ(q.vram_in_use, total) TH_LOG("%s: fdinfo drm-total-vram", when);
+	EXPECT_EQ(q.vram_in_use, resident) TH_LOG("%s: fdinfo drm-resident-vram", when);
+}
+
+/* This process's name as the kernel keeps it. */
+static void my_comm(char *buf, size_t len)
+{
+	comm_of(program_invocation_short_name, buf, len);
+}
+
+/* Device VRAM in use by sysfs and by GET_PARAM, both @want. */
+static void expect_device_vram(struct __test_metadata *_metadata, const struct vp_device *dev,
+			       int fd, uint64_t want, const char *when)
+{
+	EXPECT_EQ(want, vpa_vram(fd)) TH_LOG("%s: GET_PARAM VRAM_IN_USE", when);
+	EXPECT_EQ(want, dev_u64(dev, "vram_in_use")) TH_LOG("%s: sysfs vram_in_use", when);
+}
+
+/* ---- The device folder --------------------------------------------------- */
+
+static const struct {
+	const char *file;
+	uint32_t param;
+} dev_params[] = {
+	{ "vram_size", DRM_VRAMPOOL_PARAM_VRAM_SIZE },
+	{ "vram_in_use", DRM_VRAMPOOL_PARAM_VRAM_IN_USE },
+	{ "alignment", DRM_VRAMPOOL_PARAM_ALIGNMENT },
+	{ "max_page_size", DRM_VRAMPOOL_PARAM_MAX_PAGE_SIZE },
+	{ "exclusive_memory_only", DRM_VRAMPOOL_PARAM_EXCLUSIVE_MEMORY_ONLY },
+};
+
+static void expect_device_folder(struct __test_metadata *_metadata, const struct vp_device *dev,
+				 int fd, const char *when)
+{
+	char path[PATH_LEN];
+	uint64_t param;
+	unsigned int i;
+	int ret;
+
+	dev_path(dev, NULL, path, sizeof(path));
+	expect_listing(_metadata, path, dev_files, ARRAY_SIZE(dev_files), when);
+	for (i = 0; i < ARRAY_SIZE(dev_params); i++) {
+		ret = vp_get_param(fd, dev_params[i].param, &param);
+		ASSERT_EQ(0, ret) TH_LOG("%s: GET_PARAM %u: %s", when, dev_params[i].param,
+					 strerror(-ret));
+		dev_path(dev, dev_params[i].file, path, sizeof(path));
+		expect_u64(_metadata, path, param, when);
+	}
+}
+
+/* Every value equals GET_PARAM, VRAM in use also while a page is held. */
+TEST_F(sysfs, device_folder_matches_get_param)
+{
+	struct drm_vrampool_pool_entry e = vpa_sliced(64 * KiB, VPA_ABSENT, VPA_ABSENT);
+	struct drm_vrampool_alloc a;
+
+	expect_device_folder(_metadata, &self->dev, self->fd, "at the start");
+	INSTALL_OK(self->fd, &e, 1, "sliced{64 KiB}");
+	ALLOC_OK(self->fd, 1000, 0, &a, "1000");
+	expect_device_folder(_metadata, &self->dev, self->fd, "with a 64 KiB page");
+	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start + 64 * KiB,
+			   "with a 64 KiB page");
+	FREE_OK(self->fd, a.handle, "1000");
+	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	expect_device_folder(_metadata, &self->dev, self->fd, "after the cleanup");
+	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start, "after the cleanup");
+}
+
+/* A TEST() without a fixture leaves the harness's variant parameter unused. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+/* Every vrampool device has its folder, equal to GET_PARAM, the small PCI one too. */
+TEST(every_device_folder_matches_get_param)
+{
+	struct vp_device devs[VP_MAX_DEVICES];
+	bool platform = false, pci = false;
+	char when[160];
+	int n, i, fd;
+
+	n = vp_enumerate(devs, VP_MAX_DEVICES);
+	ASSERT_LT(0, n) TH_LOG("no vrampool device: %s", strerror(n < 0 ? -n : ENODEV));
+	for (i = 0; i < n; i++) {
+		uint64_t before = dev_u64(&devs[i], "client_count");
+
+		platform |= devs[i].backend == VP_BACKEND_PLATFORM;
+		pci |= devs[i].backend == VP_BACKEND_PCI;
+		snprintf(when, sizeof(when), "%.63s (%.63s)", devs[i].name, devs[i].path);
+		fd = vp_open_device(&devs[i]);
+		ASSERT_LE(0, fd) TH_LOG("%s: open: %s", when, strerror(-fd));
+		expect_device_folder(_metadata, &devs[i], fd, when);
+		EXPECT_NE(UINT64_MAX, before) TH_LOG("%s: client_count", when);
+		EXPECT_EQ(before + 1, dev_u64(&devs[i], "client_count")) TH_LOG("%s", when);
+		close(fd);
+		EXPECT_EQ(before, dev_u64(&devs[i], "client_count")) TH_LOG("%s: closed", when);
+	}
+	EXPECT_TRUE(platform && pci) TH_LOG("the VM has a device of each backend");
+}
+#pragma GCC diagnostic pop
+
+/* client_count counts open files: not descriptors, not processes. */
+TEST_F(sysfs, client_count_counts_open_files)
+{
+	uint64_t base = self->clients_start;
+	int fds[3], dupfd, i, status;
+	pid_t pid;
+
+	for (i = 0; i < 3; i++) {
+		fds[i] = vp_open_device(&self->dev);
+		ASSERT_LE(0, fds[i]) TH_LOG("open %d: %s", i, strerror(-fds[i]));
+		EXPECT_EQ(base + i + 1, dev_u64(&self->dev, "client_count"))
+			TH_LOG("%d opened", i + 1);
+	}
+	dupfd = dup(fds[0]);
+	ASSERT_LE(0, dupfd);
+	EXPECT_EQ(base + 3, dev_u64(&self->dev, "client_count")) TH_LOG("a dup() is no new file");
+
+	/* A child sharing the files is no new client either. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(dev_u64(&self->dev, "client_count") == base + 3 ? 0 : 1);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("the child read another count");
+	EXPECT_EQ(base + 3, dev_u64(&self->dev, "client_count")) TH_LOG("after the child exited");
+
+	close(fds[0]);
+	EXPECT_EQ(base + 3, dev_u64(&self->dev, "client_count")) TH_LOG("the dup() holds file 0");
+	close(dupfd);
+	EXPECT_EQ(base + 2, dev_u64(&self->dev, "client_count")) TH_LOG("file 0 closed");
+	close(fds[1]);
+	close(fds[2]);
+	EXPECT_EQ(base, dev_u64(&self->dev, "client_count")) TH_LOG("all closed");
+}
+
+/* ---- Client folders ------------------------------------------------------ */
+
+/* Found by drm-client-id; pid, comm, generation, mode and vram of a new client. */
+TEST_F(sysfs, client_folder_of_a_new_file)
+{
+	char comm[32], proc_comm[32], path[PATH_LEN];
+	int ret;
+
+	ASSERT_TRUE(exists(self->cdir)) TH_LOG("no %s for drm-client-id %" PRIu64, self->cdir,
+					       self->id);
+	my_comm(comm, sizeof(comm));
+	ret = sys_read("/proc/self/comm", proc_comm, sizeof(proc_comm));
+	ASSERT_EQ(0, ret);
+	EXPECT_STREQ(comm, proc_comm) TH_LOG("the kernel's name for %s",
+					     program_invocation_short_name);
+	EXPECT_EQ(COMM_MAX, (int)strlen(comm)) TH_LOG("the program name is truncated");
+	expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm, "new client");
+	snprintf(path, sizeof(path), "%s/generation", self->cdir);
+	expect_value(_metadata, path, "1", "new client");
+	snprintf(path, sizeof(path), "%s/persistent_mode", self->cdir);
+	expect_value(_metadata, path, "enabled", "new client");
+	snprintf(path, sizeof(path), "%s/vram", self->cdir);
+	expect_value(_metadata, path, "0", "new client");
+}
+
+/*
+ * A child that opens the device has its own folder with its pid and its
+ * name (set with PR_SET_NAME, truncated to 15 characters); the folder goes
+ * when the child exits.
+ */
+TEST_F(sysfs, child_client_shows_the_child)
+{
+	static const char name[] = "sysfs-child-with-a-long-name";
+	char cdir[DIR_LEN], path[PATH_LEN], comm[32], c = 0;
+	int up[2], down[2], status;
+	uint64_t id = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(up));
+	ASSERT_EQ(0, pipe(down));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int fd;
+
+		close(up[0]);
+		close(down[1]);
+		if (prctl(PR_SET_NAME, name, 0, 0, 0))
+			_exit(1);
+		fd = vp_open_device(&self->dev);
+		if (fd < 0 || client_id_of(fd, &id))
+			_exit(2);
+		if (write(up[1], &id, sizeof(id)) != sizeof(id))
+			_exit(3);
+		/* Hold the file until the parent has looked. */
+		if (read(down[0], &c, 1) != 1)
+			_exit(4);
+		_exit(0);
+	}
+	close(up[1]);
+	close(down[0]);
+	ASSERT_EQ((ssize_t)sizeof(id), read(up[0], &id, sizeof(id))) TH_LOG("the child failed");
+	EXPECT_NE(self->id, id) TH_LOG("the child's file has its own client id");
+	client_path(&self->dev, id, cdir, sizeof(cdir));
+	comm_of(name, comm, sizeof(comm));
+	EXPECT_STREQ("sysfs-child-wit", comm);
+	snprintf(path, sizeof(path), "%s/pid", cdir);
+	expect_u64(_metadata, path, (uint64_t)pid, "the child's client");
+	snprintf(path, sizeof(path), "%s/comm", cdir);
+	expect_value(_metadata, path, comm, "the child's client");
+	snprintf(path, sizeof(path), "%s/generation", cdir);
+	expect_value(_metadata, path, "1", "the child's client");
+	/* Ours is unchanged. */
+	my_comm(comm, sizeof(comm));
+	expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm, "the parent's");
+
+	EXPECT_EQ(1, write(down[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("child status %#x", status);
+	EXPECT_FALSE(exists(cdir)) TH_LOG("%s outlived the child", cdir);
+	close(up[0]);
+	close(down[1]);
+}
+
+/*
+ * The DRM core hands a file's pid over to the process that uses it (an
+ * ioctl on an inherited descriptor); pid and comm follow it, and come
+ * back with the parent's next ioctl.
+ */
+TEST_F(sysfs, pid_and_comm_follow_the_process_using_the_file)
+{
+	char path[PATH_LEN], comm[32], c = 0;
+	int up[2], down[2], status;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(up));
+	ASSERT_EQ(0, pipe(down));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		uint64_t v;
+
+		close(up[0]);
+		close(down[1]);
+		if (prctl(PR_SET_NAME, "sysfs-inherit", 0, 0, 0))
+			_exit(1);
+		if (vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_VRAM_SIZE, &v))
+			_exit(2);
+		if (write(up[1], &c, 1) != 1 || read(down[0], &c, 1) != 1)
+			_exit(3);
+		_exit(0);
+	}
+	close(up[1]);
+	close(down[0]);
+	ASSERT_EQ(1, read(up[0], &c, 1)) TH_LOG("the child failed");
+	snprintf(path, sizeof(path), "%s/pid", self->cdir);
+	expect_u64(_metadata, path, (uint64_t)pid, "the child used the file");
+	snprintf(path, sizeof(path), "%s/comm", self->cdir);
+	expect_value(_metadata, path, "sysfs-inherit", "the child used the file");
+
+	EXPECT_EQ(1, write(down[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("child status %#x", status);
+	EXPECT_TRUE(exists(self->cdir)) TH_LOG("the parent still holds the file");
+
+	EXPECT_NE(UINT64_MAX, vpa_vram(self->fd));
+	my_comm(comm, sizeof(comm));
+	expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm,
+			      "the parent used the file again");
+	close(up[0]);
+	close(down[1]);
+}
+
+/*
+ * generation follows installs (a TEST_ONLY, a refused and an EBUSY install
+ * leave it), persistent_mode follows SET_PERSISTENT_MODE through every mode.
+ */
+TEST_F(sysfs, generation_and_persistent_mode_follow_the_ioctls)
+{
+	struct drm_vrampool_pool_entry one = vpa_sliced(64 * KiB, VPA_ABSENT, VPA_ABSENT);
+	struct drm_vrampool_pool_entry bad = vpa_sliced(0, VPA_ABSENT, VPA_ABSENT);
+	static const uint32_t modes[] = {
+		DRM_VRAMPOOL_PERSISTENT_SIZE_MATCH, DRM_VRAMPOOL_PERSISTENT_DISABLED,
+		DRM_VRAMPOOL_PERSISTENT_ENFORCED, DRM_VRAMPOOL_PERSISTENT_ENABLED,
+	};
+	struct drm_vrampool_pool_install ins;
+	struct drm_vrampool_alloc a;
+	char gen[PATH_LEN], mode[PATH_LEN], comm[32];
+	uint32_t old;
+	unsigned int i;
+
+	snprintf(gen, sizeof(gen), "%s/generation", self->cdir);
+	snprintf(mode, sizeof(mode), "%s/persistent_mode", self->cdir);
+	my_comm(comm, sizeof(comm));
+
+	INSTALL_OK(self->fd, &one, 1, "first install");
+	expect_value(_metadata, gen, "2", "after one install");
+	ASSERT_EQ(0, vpa_install_preset(self->fd, DRM_VRAMPOOL_PRESET_SUB_SLICES, &ins));
+	expect_value(_metadata, gen, "3", "after a preset");
+
+	vp_req_list(&ins, &one, 1, DRM_VRAMPOOL_INSTALL_TEST_ONLY);
+	EXPECT_EQ(0, vp_install(self->fd, &ins));
+	expect_value(_metadata, gen, "3", "after a TEST_ONLY install");
+	EXPECT_EQ(-EINVAL, vpa_install(self->fd, &bad, 1, &ins));
+	expect_value(_metadata, gen, "3", "after a refused install");
+
+	INSTALL_OK(self->fd, &one, 1, "sliced again");
+	ALLOC_OK(self->fd, 1000, 0, &a, "1000");
+	EXPECT_EQ(-EBUSY, vpa_install(self->fd, &one, 1, &ins));
+	expect_value(_metadata, gen, "4", "after an EBUSY install");
+	expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm, "after EBUSY");
+	FREE_OK(self->fd, a.handle, "1000");
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		ASSERT_EQ(0, vpa_set_mode(self->fd, modes[i], &old));
+		expect_value(_metadata, mode, mode_names[modes[i]], "after SET_PERSISTENT_MODE");
+		expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm,
+				      mode_names[modes[i]]);
+	}
+	/* A refused mode changes nothing. */
+	EXPECT_EQ(-EINVAL, vpa_set_mode(self->fd, 4, NULL));
+	expect_value(_metadata, mode, "enabled", "after a refused mode");
+	expect_value(_metadata, gen, "4", "modes are no installs");
+}
+
+/* vram equals POOL_QUERY's vram_in_use and fdinfo's total and resident VRAM. */
+TEST_F(sysfs, client_vram_matches_query_and_fdinfo)
+{
+	struct drm_vrampool_pool_entry e[] = {
+		vpa_sliced(64 * KiB, VPA_ABSENT, VPA_ABSENT),
+		vpa_exclusive(2 * MiB, VPA_ABSENT),
+		vpa_direct(VPA_ABSENT),
+	};
+	static const struct { uint64_t size; uint32_t flags; } mix[] = {
+		{ 1000, 0 }, { 30000, 0 }, { 60000, 0 }, { 1500 * KiB, 0 }, { 3 * MiB, 0 },
+		{ 3000, PERSISTENT }, { 5000, PERSISTENT }, { 0, 0 },
+	};
+	struct drm_vrampool_alloc a[ARRAY_SIZE(mix)];
+	char comm[32], when[64];
+	unsigned int i;
+
+	my_comm(comm, sizeof(comm));
+	INSTALL_OK(self->fd, e, ARRAY_SIZE(e), "sliced, exclusive, direct");
+	for (i = 0; i < ARRAY_SIZE(mix); i++) {
+		snprintf(when, sizeof(when), "after allocation %u (%" PRIu64 ")", i, mix[i].size);
+		ALLOC_OK(self->fd, mix[i].size, mix[i].flags, &a[i], when);
+		expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm, when);
+	}
+	EXPECT_LT(0u, dev_u64(&self->dev, "vram_in_use") - self->vram_start);
+	for (i = 0; i < ARRAY_SIZE(mix); i += 2) {
+		snprintf(when, sizeof(when), "after freeing %u", i);
+		FREE_OK(self->fd, a[i].handle, when);
+		expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm, when);
+	}
+	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm, "after a cleanup");
+	for (i = 1; i < ARRAY_SIZE(mix); i += 2)
+		FREE_OK(self->fd, a[i].handle, "the rest");
+	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm, "all freed");
+	{
+		char path[PATH_LEN];
+
+		snprintf(path, sizeof(path), "%s/vram", self->cdir);
+		expect_value(_metadata, path, "0", "all freed and cleaned up");
+	}
+	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start, "all freed");
+}
+
+/* ---- fdinfo -------------------------------------------------------------- */
+
+/*
+ * drm-driver is "vrampool"; drm-client-id is unique per open file, shared
+ * by dup()ed descriptors and by a child's inherited one; the PCI device
+ * names its address in drm-pdev.
+ */
+TEST_F(sysfs, fdinfo_names_driver_and_client)
+{
+	uint64_t ids[4], id;
+	char buf[VAL_MAX];
+	int fds[4], dupfd, i, j, status, ret;
+	pid_t pid;
+
+	ASSERT_EQ(0, fdinfo_get(self->fd, "drm-driver", buf, sizeof(buf)));
+	EXPECT_STREQ("vrampool", buf);
+	ret = fdinfo_get(self->fd, "drm-pdev", buf, sizeof(buf));
+	if (variant->backend == VP_BACKEND_PCI) {
+		EXPECT_EQ(0, ret) TH_LOG("drm-pdev: %s", strerror(-ret));
+		EXPECT_STREQ(self->dev.name, buf);
+	} else {
+		EXPECT_EQ(-ENOENT, ret) TH_LOG("a platform device has no drm-pdev");
+	}
+
+	fds[0] = self->fd;
+	ids[0] = self->id;
+	for (i = 1; i < 4; i++) {
+		fds[i] = vp_open_device(&self->dev);
+		ASSERT_LE(0, fds[i]);
+		ASSERT_EQ(0, client_id_of(fds[i], &ids[i]));
+		for (j = 0; j < i; j++)
+			EXPECT_NE(ids[j], ids[i]) TH_LOG("files %d and %d share client id", j, i);
+		client_path(&self->dev, ids[i], buf, sizeof(buf));
+		EXPECT_TRUE(exists(buf)) TH_LOG("no folder for file %d", i);
+	}
+	dupfd = dup(fds[2]);
+	ASSERT_LE(0, dupfd);
+	ASSERT_EQ(0, client_id_of(dupfd, &id));
+	EXPECT_EQ(ids[2], id) TH_LOG("a dup()ed descriptor is the same file");
+	ASSERT_EQ(0, fdinfo_get(dupfd, "drm-driver", buf, sizeof(buf)));
+	EXPECT_STREQ("vrampool", buf);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(client_id_of(fds[3], &id) ? 2 : id == ids[3] ? 0 : 1);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) {
+		TH_LOG("the child's inherited descriptor: status %#x", status);
+	}
+
+	close(dupfd);
+	for (i = 1; i < 4; i++)
+		close(fds[i]);
+}
+
+/* drm-total-vram, exactly as printed. */
+static void expect_fdinfo_vram(struct __test_metadata *_metadata, int fd, const char *printed,
+			       uint64_t bytes, const char *when)
+{
+	char buf[VAL_MAX];
+	uint64_t v;
+
+	ASSERT_EQ(0, fdinfo_get(fd, "drm-total-vram", buf, sizeof(buf))) TH_LOG("%s", when);
+	EXPECT_STREQ(printed, buf) TH_LOG("%s: drm-total-vram", when);
+	ASSERT_EQ(0, parse_fdinfo_size(buf, &v));
+	EXPECT_EQ(bytes, v) TH_LOG("%s: drm-total-vram in bytes", when);
+	ASSERT_EQ(0, fdinfo_get(fd, "drm-resident-vram", buf, sizeof(buf))) TH_LOG("%s", when);
+	EXPECT_STREQ(printed, buf) TH_LOG("%s: drm-resident-vram", when);
+}
+
+/*
+ * drm-total-vram grows by the page's buffer size when an allocation makes a
+ * page, not when it fits one already there, and goes back with a cleanup.
+ */
+TEST_F(sysfs, fdinfo_vram_grows_by_the_page)
+{
+	struct drm_vrampool_pool_entry e[] = {
+		vpa_sliced(64 * KiB, VPA_ABSENT, VPA_ABSENT),
+		vpa_sliced(1 * MiB, VPA_ABSENT, VPA_ABSENT),
+	};
+	struct drm_vrampool_alloc a[5];
+	char comm[32];
+	unsigned int i;
+
+	my_comm(comm, sizeof(comm));
+	INSTALL_OK(self->fd, e, ARRAY_SIZE(e), "sliced 64 KiB and 1 MiB");
+	expect_fdinfo_vram(_metadata, self->fd, "0", 0, "no page");
+
+	ALLOC_OK(self->fd, 100000, 0, &a[0], "100000");
+	EXPECT_EQ(1u, a[0].pool);
+	expect_fdinfo_vram(_metadata, self->fd, "1 MiB", 1 * MiB, "a 1 MiB page");
+	ALLOC_OK(self->fd, 1000, 0, &a[1], "1000");
+	EXPECT_EQ(0u, a[1].pool);
+	expect_fdinfo_vram(_metadata, self->fd, "1088 KiB", 1088 * KiB, "and a 64 KiB page");
+	ALLOC_OK(self->fd, 2000, 0, &a[2], "2000");
+	ALLOC_OK(self->fd, 200000, 0, &a[3], "200000");
+	expect_fdinfo_vram(_metadata, self->fd, "1088 KiB", 1088 * KiB, "both fit the pages");
+	ALLOC_OK(self->fd, 3000, PERSISTENT, &a[4], "3000 persistent");
+	expect_fdinfo_vram(_metadata, self->fd, "1092 KiB", 1092 * KiB,
+			   "and a persistent buffer of one CPU page");
+	expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm, "four pages");
+
+	for (i = 0; i < ARRAY_SIZE(a); i++)
+		FREE_OK(self->fd, a[i].handle, "all");
+	expect_fdinfo_vram(_metadata, self->fd, "1092 KiB", 1092 * KiB, "freed, pages kept");
+	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	expect_fdinfo_vram(_metadata, self->fd, "0", 0, "after a cleanup");
+}
+
+TEST_HARNESS_MAIN
