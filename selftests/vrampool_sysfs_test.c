@@ -7,7 +7,13 @@
  *  - clients/<id>/ (the id is fdinfo's drm-client-id): pid, comm,
  *    generation, persistent_mode and vram against getpid(), the task's
  *    name, POOL_QUERY and fdinfo;
- *  - fdinfo: drm-driver, drm-client-id, drm-total-vram/drm-resident-vram.
+ *  - fdinfo: drm-driver, drm-client-id, drm-total-vram/drm-resident-vram;
+ *  - clients/<id>/pools/<index>/: the folder lists exactly the layout's
+ *    indexes and 255, and every file equals POOL_QUERY ("none" exactly
+ *    where the type lacks the field or the optional field is absent), for
+ *    the default layout and installed ones, under a mix of allocations,
+ *    across installs that shrink, grow or are refused;
+ *  - debugfs clients: a sliced page's exact used and free ranges.
  *
  * The numbers assume the module defaults (alignment 256, sliced pools
  * allowed): the fixture checks them.
@@ -919,6 +925,539 @@ TEST_F(sysfs, fdinfo_vram_grows_by_the_page)
 	expect_fdinfo_vram(_metadata, self->fd, "1092 KiB", 1092 * KiB, "freed, pages kept");
 	ASSERT_EQ(0, vpa_cleanup(self->fd));
 	expect_fdinfo_vram(_metadata, self->fd, "0", 0, "after a cleanup");
+}
+
+/* ---- Pool folders -------------------------------------------------------- */
+
+enum pool_file {
+	PF_TYPE, PF_PAGE_SIZE, PF_MAX_SLICE_SIZE, PF_MAX_POOL_SIZE, PF_MAX_ALLOC_SIZE,
+	PF_RECLAIM_AT, PF_DEALLOC_PERIOD, PF_PAGES, PF_PAGES_PEAK, PF_ALLOCATIONS,
+	PF_BYTES_IN_USE, PF_PADDING, PF_RESERVED, PF_LARGEST_ALLOC, PF_COUNT,
+};
+
+static const char *const pool_files[PF_COUNT] = {
+	[PF_TYPE] = "type",
+	[PF_PAGE_SIZE] = "page_size",
+	[PF_MAX_SLICE_SIZE] = "max_slice_size",
+	[PF_MAX_POOL_SIZE] = "max_pool_size",
+	[PF_MAX_ALLOC_SIZE] = "max_alloc_size",
+	[PF_RECLAIM_AT] = "reclaim_at",
+	[PF_DEALLOC_PERIOD] = "dealloc_period",
+	[PF_PAGES] = "pages",
+	[PF_PAGES_PEAK] = "pages_peak",
+	[PF_ALLOCATIONS] = "allocations",
+	[PF_BYTES_IN_USE] = "bytes_in_use",
+	[PF_PADDING] = "padding",
+	[PF_RESERVED] = "reserved",
+	[PF_LARGEST_ALLOC] = "largest_alloc",
+};
+
+static const char *type_name(uint32_t type)
+{
+	switch (type) {
+	case DRM_VRAMPOOL_POOL_EXCLUSIVE:
+		return "exclusive";
+	case DRM_VRAMPOOL_POOL_SLICED:
+		return "sliced";
+	case DRM_VRAMPOOL_POOL_DIRECT:
+		return "direct";
+	case DRM_VRAMPOOL_POOL_PERSISTENT:
+		return "persistent";
+	default:
+		return "?";
+	}
+}
+
+/*
+ * A config field of the uapi: present when the pool's type has it (@types,
+ * a mask of 1 << type) and, for an optional one (@flag), when its flag is set.
+ */
+static void config_str(const struct drm_vrampool_pool_entry *c, unsigned int types,
+		       uint32_t flag, uint64_t value, char *buf, size_t len)
+{
+	if (!(types & (1u << c->type)) || (flag && !(c->flags & flag)))
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%" PRIu64, value);
+}
+
+#define T(type)	(1u << DRM_VRAMPOOL_POOL_##type)
+
+/* What pools/<index>/<file> must read for a POOL_QUERY status. */
+static void expected_pool_file(const struct drm_vrampool_pool_status *st, enum pool_file f,
+			       char *buf, size_t len)
+{
+	const struct drm_vrampool_pool_entry *c = &st->config;
+
+	switch (f) {
+	case PF_TYPE:
+		snprintf(buf, len, "%s", type_name(c->type));
+		return;
+	case PF_PAGE_SIZE:
+		return config_str(c, T(SLICED), 0, c->page_size, buf, len);
+	case PF_MAX_SLICE_SIZE:
+		return config_str(c, T(SLICED), DRM_VRAMPOOL_ENTRY_MAX_SLICE_SIZE,
+				  c->max_slice_size, buf, len);
+	case PF_MAX_POOL_SIZE:
+		return config_str(c, T(SLICED), DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE,
+				  c->max_pool_size, buf, len);
+	case PF_MAX_ALLOC_SIZE:
+		return config_str(c, T(EXCLUSIVE), 0, c->max_alloc_size, buf, len);
+	case PF_RECLAIM_AT:
+		return config_str(c, T(DIRECT), DRM_VRAMPOOL_ENTRY_RECLAIM_AT, c->reclaim_at,
+				  buf, len);
+	case PF_DEALLOC_PERIOD:
+		return config_str(c, T(SLICED) | T(EXCLUSIVE), DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD,
+				  c->dealloc_period, buf, len);
+	case PF_PAGES:
+		snprintf(buf, len, "%" PRIu64, (uint64_t)st->pages);
+		return;
+	case PF_PAGES_PEAK:
+		snprintf(buf, len, "%" PRIu64, (uint64_t)st->pages_peak);
+		return;
+	case PF_ALLOCATIONS:
+		snprintf(buf, len, "%" PRIu64, (uint64_t)st->allocations);
+		return;
+	case PF_BYTES_IN_USE:
+		snprintf(buf, len, "%" PRIu64, (uint64_t)st->bytes_in_use);
+		return;
+	case PF_PADDING:
+		snprintf(buf, len, "%" PRIu64, (uint64_t)st->padding);
+		return;
+	case PF_RESERVED:
+		snprintf(buf, len, "%" PRIu64, (uint64_t)st->reserved_bytes);
+		return;
+	default:
+		snprintf(buf, len, "%" PRIu64, (uint64_t)st->largest_alloc);
+		return;
+	}
+}
+
+/* One POOL_QUERY, whole: the number of statuses (dynamic pools + 1). */
+static struct drm_vrampool_pool_status qst[VPA_MAX_STATUS];
+
+static int query_all(struct __test_metadata *_metadata, int fd, struct drm_vrampool_pool_query *q,
+		     const char *when)
+{
+	int n = vpa_query(fd, qst, VPA_MAX_STATUS, q);
+
+	EXPECT_LT(0, n) TH_LOG("%s: POOL_QUERY: %s", when, strerror(-n));
+	if (n <= 0)
+		return 0;
+	EXPECT_EQ(q->num_pools + 1, (uint32_t)n) TH_LOG("%s: POOL_QUERY's answer", when);
+	EXPECT_EQ((uint32_t)P255, qst[n - 1].index)
+		TH_LOG("%s: the last status is the persistent pool", when);
+	return n;
+}
+
+/*
+ * pools/ of the client of @fd (folder @cdir) against POOL_QUERY: exactly
+ * 0..num_pools-1 and 255, each with exactly the pool files, each file the
+ * status's value or "none".
+ */
+static void expect_pools_match(struct __test_metadata *_metadata, const char *cdir, int fd,
+			       const char *when)
+{
+	static struct names got, exp;
+	struct drm_vrampool_pool_query q;
+	char path[PATH_LEN], a[1024], b[1024], want[VAL_MAX], val[VAL_MAX];
+	int n, i, f, ret;
+
+	n = query_all(_metadata, fd, &q, when);
+	ASSERT_LT(0, n);
+	exp.n = 0;
+	for (i = 0; i < n; i++)
+		names_add(&exp, "%u", qst[i].index);
+	snprintf(path, sizeof(path), "%s/pools", cdir);
+	ret = list_dir(path, &got);
+	ASSERT_EQ(0, ret) TH_LOG("%s: list %s: %s", when, path, strerror(-ret));
+	ASSERT_TRUE(names_equal(&exp, &got)) {
+		TH_LOG("%s: %s holds [%s]; POOL_QUERY (generation %" PRIu64 ") has [%s]", when,
+		       path, names_str(&got, a, sizeof(a)), (uint64_t)q.generation,
+		       names_str(&exp, b, sizeof(b)));
+	}
+	for (i = 0; i < n; i++) {
+		char pdir[PATH_LEN], file[FILE_LEN];
+
+		snprintf(pdir, sizeof(pdir), "%s/pools/%u", cdir, qst[i].index);
+		expect_listing(_metadata, pdir, pool_files, PF_COUNT, when);
+		for (f = 0; f < PF_COUNT; f++) {
+			snprintf(file, sizeof(file), "%s/%s", pdir, pool_files[f]);
+			expected_pool_file(&qst[i], f, want, sizeof(want));
+			ret = sys_read(file, val, sizeof(val));
+			EXPECT_EQ(0, ret) TH_LOG("%s: read %s: %s", when, file, strerror(-ret));
+			if (ret)
+				continue;
+			EXPECT_STREQ(want, val) {
+				TH_LOG("%s: pool %u (%s) %s", when, qst[i].index,
+				       vp_entry_str(&qst[i].config, a, sizeof(a)), pool_files[f]);
+			}
+		}
+	}
+}
+
+/* The default layout: every folder equals POOL_QUERY, and POOL_QUERY the preset. */
+TEST_F(sysfs, default_layout_pools_match_query)
+{
+	struct drm_vrampool_pool_entry want[VP_LAYOUT_MAX];
+	struct drm_vrampool_pool_query q;
+	struct vp_props props;
+	char why[256];
+	uint32_t n, i;
+	int got;
+
+	expect_pools_match(_metadata, self->cdir, self->fd, "default layout");
+	ASSERT_EQ(0, vp_read_props(self->fd, &props));
+	n = vp_expect_sub_slices(&props, want);
+	got = query_all(_metadata, self->fd, &q, "default layout");
+	ASSERT_EQ(n + 1, (uint32_t)got);
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(-1, vp_entries_diff(&want[i], &qst[i].config, 1, why, sizeof(why)))
+			TH_LOG("default pool %u: %s", i, why);
+	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_POOL_PERSISTENT, qst[n].config.type);
+}
+
+/*
+ * The mix: every pool type, every optional field present somewhere and
+ * absent elsewhere; a capped sliced pool that fills and passes requests on.
+ */
+static const struct drm_vrampool_pool_entry *mix_layout(uint32_t *n)
+{
+	static struct drm_vrampool_pool_entry e[6];
+
+	e[0] = vpa_exclusive(0, VPA_ABSENT);
+	e[1] = vpa_sliced(64 * KiB, 16 * KiB, 256 * KiB);
+	e[1].flags |= DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD;
+	e[1].dealloc_period = 100;
+	e[2] = vpa_sliced(1 * MiB, VPA_ABSENT, VPA_ABSENT);
+	e[3] = vpa_exclusive(2 * MiB, 5000);
+	e[4] = vpa_exclusive(4 * MiB - 100, VPA_ABSENT);	/* aligned up */
+	e[5] = vpa_direct(3 * MiB);
+	*n = ARRAY_SIZE(e);
+	return e;
+}
+
+struct mix_alloc {
+	uint64_t size;
+	uint32_t flags;
+	uint32_t pool;		/* where it must land */
+};
+
+static const struct mix_alloc mix_allocs[] = {
+	{ 0, 0, 0 },
+	/*
+	 * Pool 1 (four 64 KiB pages) takes 1000 and 5000, then fifteen 16 KiB
+	 * slices (three in page 0, four in each other page); the sixteenth
+	 * passes on to pool 2.
+	 */
+	{ 1000, 0, 1 }, { 5000, 0, 1 },
+	{ 16 * KiB, 0, 1 }, { 16 * KiB, 0, 1 }, { 16 * KiB, 0, 1 }, { 16 * KiB, 0, 1 },
+	{ 16 * KiB, 0, 1 }, { 16 * KiB, 0, 1 }, { 16 * KiB, 0, 1 }, { 16 * KiB, 0, 1 },
+	{ 16 * KiB, 0, 1 }, { 16 * KiB, 0, 1 }, { 16 * KiB, 0, 1 }, { 16 * KiB, 0, 1 },
+	{ 16 * KiB, 0, 1 }, { 16 * KiB, 0, 1 }, { 16 * KiB, 0, 1 }, { 16 * KiB, 0, 2 },
+	{ 100000, 0, 2 }, { 700000, 0, 2 }, { 900000, 0, 2 },
+	{ 1500 * KiB, 0, 3 }, { 2 * MiB, 0, 3 },
+	{ 2 * MiB + 1, 0, 4 }, { 3 * MiB, 0, 4 },
+	{ 4 * MiB + 1, 0, 5 }, { 4 * MiB + 1, 0, 5 }, { 5 * MiB, 0, 5 },
+	{ 3000, PERSISTENT, P255 }, { 1 * MiB + 1, PERSISTENT, P255 }, { 0, PERSISTENT, P255 },
+};
+
+/* Install the mix layout and allocate the mix, checking where each lands. */
+static void mix_fill(struct __test_metadata *_metadata, int fd, struct drm_vrampool_alloc *a)
+{
+	const struct drm_vrampool_pool_entry *e;
+	unsigned int i;
+	char what[64];
+	uint32_t n;
+
+	e = mix_layout(&n);
+	INSTALL_OK(fd, e, n, "the mix layout");
+	for (i = 0; i < ARRAY_SIZE(mix_allocs); i++) {
+		snprintf(what, sizeof(what), "allocation %u (%" PRIu64 "%s)", i, mix_allocs[i].size,
+			 mix_allocs[i].flags ? ", persistent" : "");
+		ALLOC_OK(fd, mix_allocs[i].size, mix_allocs[i].flags, &a[i], what);
+		EXPECT_EQ(mix_allocs[i].pool, a[i].pool) TH_LOG("%s", what);
+	}
+}
+
+/* An installed mix under load: compare, free some, reuse, clean up, compare. */
+TEST_F(sysfs, installed_pools_match_query_under_load)
+{
+	struct drm_vrampool_alloc a[ARRAY_SIZE(mix_allocs)], b;
+	unsigned int i;
+
+	expect_pools_match(_metadata, self->cdir, self->fd, "before the install");
+	mix_fill(_metadata, self->fd, a);
+	expect_pools_match(_metadata, self->cdir, self->fd, "the mix allocated");
+
+	for (i = 0; i < ARRAY_SIZE(mix_allocs); i += 2)
+		FREE_OK(self->fd, a[i].handle, "every other");
+	expect_pools_match(_metadata, self->cdir, self->fd, "every other freed");
+
+	/* Reuse: free slices, free exclusive pages, a direct buffer of the same size. */
+	ALLOC_OK(self->fd, 16 * KiB, 0, &b, "16 KiB again");
+	ALLOC_OK(self->fd, 1500 * KiB, 0, &a[0], "1.5 MiB again");
+	ALLOC_OK(self->fd, 4 * MiB + 1, 0, &a[2], "4 MiB + 1 again");
+	expect_pools_match(_metadata, self->cdir, self->fd, "after reuse");
+
+	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	expect_pools_match(_metadata, self->cdir, self->fd, "after a cleanup");
+
+	FREE_OK(self->fd, b.handle, "16 KiB");
+	FREE_OK(self->fd, a[0].handle, "1.5 MiB");
+	FREE_OK(self->fd, a[2].handle, "4 MiB + 1");
+	for (i = 1; i < ARRAY_SIZE(mix_allocs); i += 2)
+		FREE_OK(self->fd, a[i].handle, "the rest");
+	expect_pools_match(_metadata, self->cdir, self->fd, "all freed");
+	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	expect_pools_match(_metadata, self->cdir, self->fd, "all freed and cleaned up");
+	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start, "all freed");
+}
+
+static void pools_listing(struct __test_metadata *_metadata, const char *cdir, struct names *ns)
+{
+	char path[PATH_LEN];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/pools", cdir);
+	ret = list_dir(path, ns);
+	ASSERT_EQ(0, ret) TH_LOG("list %s: %s", path, strerror(-ret));
+}
+
+/* pread at 0 of an open sysfs file: the value now, without its newline. */
+static int reread(int fd, char *buf, size_t len)
+{
+	ssize_t n = pread(fd, buf, len - 1, 0);
+
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return 0;
+}
+
+/*
+ * Installs that shrink the layout remove the surplus folders, installs that
+ * grow it add folders, an install refused with EBUSY leaves them; the
+ * persistent pool keeps folder 255 and its allocations throughout. A
+ * folder stands for a position: a file kept open shows the new pool at its
+ * index, and -ENODEV once its index is gone.
+ */
+TEST_F(sysfs, installs_shrink_and_grow_the_pool_folders)
+{
+	struct drm_vrampool_pool_entry small[] = {
+		vpa_direct(VPA_ABSENT),
+		vpa_exclusive(1 * MiB, 3),
+	};
+	struct drm_vrampool_alloc a[ARRAY_SIZE(mix_allocs)], p, d;
+	struct drm_vrampool_pool_install ins;
+	static struct names before, after;
+	char path[PATH_LEN], val[VAL_MAX], x[1024], y[1024];
+	const struct drm_vrampool_pool_entry *mix;
+	int type1, type4, ret;
+	unsigned int i;
+	uint32_t nmix;
+
+	mix = mix_layout(&nmix);
+	mix_fill(_metadata, self->fd, a);
+	expect_pools_match(_metadata, self->cdir, self->fd, "the mix allocated");
+
+	/* Persistent allocations stay; the dynamic ones must go for an install. */
+	for (i = 0; i < ARRAY_SIZE(mix_allocs); i++)
+		if (a[i].pool != P255)
+			FREE_OK(self->fd, a[i].handle, "a dynamic allocation");
+
+	snprintf(path, sizeof(path), "%s/pools/1/type", self->cdir);
+	type1 = open(path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, type1) TH_LOG("open %s: %s", path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/pools/4/type", self->cdir);
+	type4 = open(path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, type4) TH_LOG("open %s: %s", path, strerror(errno));
+	ASSERT_EQ(0, reread(type1, val, sizeof(val)));
+	EXPECT_STREQ("sliced", val);
+
+	/* Shrink: 6 pools to 2. */
+	INSTALL_OK(self->fd, small, ARRAY_SIZE(small), "direct, exclusive");
+	pools_listing(_metadata, self->cdir, &after);
+	EXPECT_STREQ("0 1 255", names_str(&after, x, sizeof(x))) TH_LOG("after the shrink");
+	snprintf(path, sizeof(path), "%s/pools/2", self->cdir);
+	EXPECT_FALSE(exists(path)) TH_LOG("%s outlived the shrink", path);
+	expect_pools_match(_metadata, self->cdir, self->fd, "after the shrink");
+	snprintf(path, sizeof(path), "%s/pools/255/allocations", self->cdir);
+	expect_value(_metadata, path, "3", "the persistent allocations live on");
+
+	EXPECT_EQ(0, reread(type1, val, sizeof(val)));
+	EXPECT_STREQ("exclusive", val) TH_LOG("an open pools/1/type shows the new pool 1");
+	ret = reread(type4, val, sizeof(val));
+	EXPECT_EQ(-ENODEV, ret) TH_LOG("an open pools/4/type after the shrink read \"%s\"",
+				       ret ? strerror(-ret) : val);
+	close(type4);
+
+	/* A grow refused with EBUSY (2 pools to 6): the folders it made go again. */
+	ALLOC_OK(self->fd, 40000, 0, &d, "40000 in the direct pool");
+	EXPECT_EQ(0u, d.pool);
+	pools_listing(_metadata, self->cdir, &before);
+	ret = vpa_install(self->fd, mix, nmix, &ins);
+	EXPECT_EQ(-EBUSY, ret) TH_LOG("growing install over a live allocation: %s",
+				      strerror(-ret));
+	pools_listing(_metadata, self->cdir, &after);
+	EXPECT_TRUE(names_equal(&before, &after)) {
+		TH_LOG("a refused grow changed pools/ from [%s] to [%s]",
+		       names_str(&before, x, sizeof(x)), names_str(&after, y, sizeof(y)));
+	}
+	expect_pools_match(_metadata, self->cdir, self->fd, "after the refused grow");
+	FREE_OK(self->fd, d.handle, "40000");
+
+	/* Grow: the exclusive-pages preset, up to 24 pools. */
+	ASSERT_EQ(0, vpa_install_preset(self->fd, DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, &ins));
+	EXPECT_LT(6u, ins.num_pools);
+	pools_listing(_metadata, self->cdir, &after);
+	EXPECT_EQ((int)ins.num_pools + 1, after.n) {
+		TH_LOG("after growing to %u pools: [%s]", ins.num_pools,
+		       names_str(&after, x, sizeof(x)));
+	}
+	expect_pools_match(_metadata, self->cdir, self->fd, "after the grow");
+	EXPECT_EQ(0, reread(type1, val, sizeof(val)));
+	EXPECT_STREQ("exclusive", val);
+
+	/* A shrink refused with EBUSY (to 2 pools): the folders stay. */
+	ALLOC_OK(self->fd, 40000, 0, &d, "40000 in the presets");
+	ALLOC_OK(self->fd, 3000, PERSISTENT, &p, "one more persistent");
+	expect_pools_match(_metadata, self->cdir, self->fd, "the grown layout in use");
+	pools_listing(_metadata, self->cdir, &before);
+	ret = vpa_install(self->fd, small, ARRAY_SIZE(small), &ins);
+	EXPECT_EQ(-EBUSY, ret) TH_LOG("shrinking install over a live allocation: %s",
+				      strerror(-ret));
+	pools_listing(_metadata, self->cdir, &after);
+	EXPECT_TRUE(names_equal(&before, &after)) {
+		TH_LOG("a refused shrink changed pools/ from [%s] to [%s]",
+		       names_str(&before, x, sizeof(x)), names_str(&after, y, sizeof(y)));
+	}
+	expect_pools_match(_metadata, self->cdir, self->fd, "after the refused shrink");
+
+	FREE_OK(self->fd, d.handle, "40000");
+	FREE_OK(self->fd, p.handle, "3000 persistent");
+	for (i = 0; i < ARRAY_SIZE(mix_allocs); i++)
+		if (a[i].pool == P255)
+			FREE_OK(self->fd, a[i].handle, "a persistent allocation");
+	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	expect_pools_match(_metadata, self->cdir, self->fd, "all freed");
+	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start, "all freed");
+	close(type1);
+}
+
+/* ---- The debugfs page map ------------------------------------------------ */
+
+/* This client's part of debugfs clients: from its "client <id> " line to the next client. */
+static int debugfs_client(const struct vp_device *dev, uint64_t id, char *out, size_t len)
+{
+	static char text[1 << 16];
+	char path[PATH_LEN], head[64], *start, *end;
+	int ret;
+
+	ret = vp_debugfs_ready();
+	if (!ret)
+		ret = vp_debugfs_path(dev, "clients", path, sizeof(path));
+	if (!ret)
+		ret = vp_read_file(path, text, sizeof(text));
+	if (ret)
+		return ret;
+	snprintf(head, sizeof(head), "client %" PRIu64 " ", id);
+	for (start = text; start; start = strchr(start, '\n'), start = start ? start + 1 : NULL)
+		if (!strncmp(start, head, strlen(head)))
+			break;
+	if (!start)
+		return -ENOENT;
+	end = strstr(start, "\nclient ");
+	snprintf(out, len, "%.*s", (int)(end ? end + 1 - start : (long)strlen(start)), start);
+	return 0;
+}
+
+static void expect_page_map(struct __test_metadata *_metadata, const struct vp_device *dev,
+			    uint64_t id, const char *want, const char *when)
+{
+	char got[4096];
+	int ret = debugfs_client(dev, id, got, sizeof(got));
+
+	ASSERT_EQ(0, ret) TH_LOG("%s: debugfs clients: %s", when, strerror(-ret));
+	EXPECT_STREQ(want, got) TH_LOG("%s", when);
+}
+
+/*
+ * After allocations in a sliced pool (first fit, lowest offset; sizes
+ * aligned to 256), the client's page map shows each slice and each free
+ * range exactly, zero-size allocations in no page, and the persistent pool.
+ */
+TEST_F(sysfs, debugfs_page_map_shows_slices_and_free_ranges)
+{
+	struct drm_vrampool_pool_entry e = vpa_sliced(64 * KiB, VPA_ABSENT, VPA_ABSENT);
+	struct drm_vrampool_alloc a, b, c, d, z, f, g, p;
+	char want[2048];
+	uint64_t id = self->id;
+
+	INSTALL_OK(self->fd, &e, 1, "sliced{64 KiB}");
+	snprintf(want, sizeof(want),
+		 "client %" PRIu64 " generation 2\n"
+		 "  pool 0 sliced: 0 pages, 0 allocations\n"
+		 "  pool 255 persistent: 0 pages, 0 allocations\n", id);
+	expect_page_map(_metadata, &self->dev, id, want, "nothing allocated");
+
+	ALLOC_OK(self->fd, 1000, 0, &a, "1000");	/* 0+1024 */
+	ALLOC_OK(self->fd, 4096, 0, &b, "4096");	/* 1024+4096 */
+	ALLOC_OK(self->fd, 200, 0, &c, "200");		/* 5120+256 */
+	ALLOC_OK(self->fd, 3000, 0, &d, "3000");	/* 5376+3072 */
+	ALLOC_OK(self->fd, 0, 0, &z, "0");		/* no space */
+	snprintf(want, sizeof(want),
+		 "client %" PRIu64 " generation 2\n"
+		 "  pool 0 sliced: 1 pages, 5 allocations\n"
+		 "    page 0 size 65536: used 0+1024 used 1024+4096 used 5120+256"
+		 " used 5376+3072 free 8448+57088\n"
+		 "  pool 255 persistent: 0 pages, 0 allocations\n", id);
+	expect_page_map(_metadata, &self->dev, id, want, "five allocations");
+
+	FREE_OK(self->fd, b.handle, "4096");
+	snprintf(want, sizeof(want),
+		 "client %" PRIu64 " generation 2\n"
+		 "  pool 0 sliced: 1 pages, 4 allocations\n"
+		 "    page 0 size 65536: used 0+1024 free 1024+4096 used 5120+256"
+		 " used 5376+3072 free 8448+57088\n"
+		 "  pool 255 persistent: 0 pages, 0 allocations\n", id);
+	expect_page_map(_metadata, &self->dev, id, want, "the 4096 freed");
+
+	ALLOC_OK(self->fd, 2048, 0, &f, "2048");	/* first fit: 1024+2048 */
+	ALLOC_OK(self->fd, 60000, 0, &g, "60000");	/* 60160: a second page */
+	ALLOC_OK(self->fd, 3000, PERSISTENT, &p, "3000 persistent");
+	snprintf(want, sizeof(want),
+		 "client %" PRIu64 " generation 2\n"
+		 "  pool 0 sliced: 2 pages, 6 allocations\n"
+		 "    page 0 size 65536: used 0+1024 used 1024+2048 free 3072+2048 used 5120+256"
+		 " used 5376+3072 free 8448+57088\n"
+		 "    page 1 size 65536: used 0+60160 free 60160+5376\n"
+		 "  pool 255 persistent: 1 pages, 1 allocations\n"
+		 "    page 0 size 3072: used 0+3072\n", id);
+	expect_page_map(_metadata, &self->dev, id, want, "a hole refilled, a second page");
+	EXPECT_EQ(1024u, f.offset);
+	EXPECT_EQ(1u, g.page);
+
+	/* sysfs agrees on the same state. */
+	expect_pools_match(_metadata, self->cdir, self->fd, "the mapped state");
+
+	FREE_OK(self->fd, a.handle, "1000");
+	FREE_OK(self->fd, c.handle, "200");
+	FREE_OK(self->fd, d.handle, "3000");
+	FREE_OK(self->fd, z.handle, "0");
+	FREE_OK(self->fd, f.handle, "2048");
+	FREE_OK(self->fd, p.handle, "3000 persistent");
+	snprintf(want, sizeof(want),
+		 "client %" PRIu64 " generation 2\n"
+		 "  pool 0 sliced: 2 pages, 1 allocations\n"
+		 "    page 0 size 65536: free 0+65536\n"
+		 "    page 1 size 65536: used 0+60160 free 60160+5376\n"
+		 "  pool 255 persistent: 1 pages, 0 allocations\n"
+		 "    page 0 size 3072: free 0+3072\n", id);
+	expect_page_map(_metadata, &self->dev, id, want, "one allocation left");
+	FREE_OK(self->fd, g.handle, "60000");
 }
 
 TEST_HARNESS_MAIN
