@@ -13,7 +13,11 @@
  *    where the type lacks the field or the optional field is absent), for
  *    the default layout and installed ones, under a mix of allocations,
  *    across installs that shrink, grow or are refused;
- *  - debugfs clients: a sliced page's exact used and free ranges.
+ *  - debugfs clients: a sliced page's exact used and free ranges;
+ *  - readers of every clients/ file racing with opens, closes, installs
+ *    and allocations, for a bounded time;
+ *  - a client folder goes with the last reference to its file, also when
+ *    its process is killed holding allocations.
  *
  * The numbers assume the module defaults (alignment 256, sliced pools
  * allowed): the fixture checks them.
@@ -1458,6 +1462,550 @@ TEST_F(sysfs, debugfs_page_map_shows_slices_and_free_ranges)
 		 "    page 0 size 3072: free 0+3072\n", id);
 	expect_page_map(_metadata, &self->dev, id, want, "one allocation left");
 	FREE_OK(self->fd, g.handle, "60000");
+}
+
+/* ---- Readers racing with the clients' changes ---------------------------- */
+
+static void clients_path(const struct vp_device *dev, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/device/vrampool/clients", dev->sysfs);
+}
+
+static bool names_has(const struct names *ns, const char *name)
+{
+	int i;
+
+	for (i = 0; i < ns->n; i++)
+		if (!strcmp(ns->v[i], name))
+			return true;
+	return false;
+}
+
+#define RACE_SECS	3
+#define RACE_READERS	3
+#define RACE_WRITERS	3
+/* How long after the deadline the children may take before it is a hang. */
+#define RACE_GRACE_SECS	30
+
+/* What one child did, in memory shared with the test. */
+struct race_child {
+	uint64_t rounds;	/* readers: walks of clients/; writers: open-close cycles */
+	uint64_t reads;		/* files read whole */
+	uint64_t vanished;	/* ENOENT / ENODEV met */
+	uint64_t installs;
+	uint64_t busy;		/* installs refused with EBUSY, as expected */
+	uint64_t allocs;
+	int errors;
+	char error[256];	/* the first */
+};
+
+static void race_fail(struct race_child *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!st->errors++) {
+		va_start(ap, fmt);
+		vsnprintf(st->error, sizeof(st->error), fmt, ap);
+		va_end(ap);
+	}
+}
+
+static double now_secs(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+enum race_kind { RK_PID, RK_COMM, RK_GEN, RK_MODE, RK_U64, RK_TYPE, RK_U64_OR_NONE };
+
+static bool race_value_ok(enum race_kind kind, const char *v)
+{
+	uint64_t n;
+	unsigned int i;
+
+	switch (kind) {
+	case RK_PID:
+		return !parse_u64_exact(v, &n) && n > 0 && n <= INT_MAX;
+	case RK_COMM:
+		return strlen(v) <= COMM_MAX;
+	case RK_GEN:
+		return !parse_u64_exact(v, &n) && n >= 1;
+	case RK_MODE:
+		for (i = 0; i < ARRAY_SIZE(mode_names); i++)
+			if (!strcmp(v, mode_names[i]))
+				return true;
+		return false;
+	case RK_TYPE:
+		return !strcmp(v, "exclusive") || !strcmp(v, "sliced") || !strcmp(v, "direct") ||
+		       !strcmp(v, "persistent");
+	case RK_U64_OR_NONE:
+		if (!strcmp(v, "none"))
+			return true;
+		return !parse_u64_exact(v, &n);
+	default:
+		return !parse_u64_exact(v, &n);
+	}
+}
+
+/* A file that may vanish at any time: ENOENT and ENODEV are all right. */
+static void race_read(struct race_child *st, const char *path, enum race_kind kind)
+{
+	char v[VAL_MAX];
+	int ret = sys_read(path, v, sizeof(v));
+
+	if (ret == -ENOENT || ret == -ENODEV) {
+		st->vanished++;
+		return;
+	}
+	if (ret) {
+		race_fail(st, "read %s: %s", path, strerror(-ret));
+		return;
+	}
+	st->reads++;
+	if (!race_value_ok(kind, v))
+		race_fail(st, "%s reads \"%s\"", path, v);
+}
+
+static const enum race_kind pool_kinds[PF_COUNT] = {
+	[PF_TYPE] = RK_TYPE,
+	[PF_PAGE_SIZE ... PF_DEALLOC_PERIOD] = RK_U64_OR_NONE,
+	[PF_PAGES ... PF_LARGEST_ALLOC] = RK_U64,
+};
+
+/* A folder that may vanish: its listing, or false. */
+static bool race_list(struct race_child *st, const char *path, struct names *ns)
+{
+	int ret = list_dir(path, ns);
+
+	if (ret == -ENOENT || ret == -ENODEV) {
+		st->vanished++;
+		return false;
+	}
+	if (ret) {
+		race_fail(st, "list %s: %s", path, strerror(-ret));
+		return false;
+	}
+	return true;
+}
+
+/* Every file of every clients/<id>/ and of its pools, once. */
+static void race_walk(struct race_child *st, const char *clients)
+{
+	static const struct { const char *file; enum race_kind kind; } cf[] = {
+		{ "pid", RK_PID }, { "comm", RK_COMM }, { "generation", RK_GEN },
+		{ "persistent_mode", RK_MODE }, { "vram", RK_U64 },
+	};
+	static struct names ids, pools;
+	char path[PATH_LEN];
+	unsigned int k;
+	int i, j, f, ret;
+
+	/* clients/ itself lives as long as the device. */
+	ret = list_dir(clients, &ids);
+	if (ret) {
+		race_fail(st, "list %s: %s", clients, strerror(-ret));
+		return;
+	}
+	for (i = 0; i < ids.n; i++) {
+		if (!all_digits(ids.v[i])) {
+			race_fail(st, "%s/%s is no client id", clients, ids.v[i]);
+			continue;
+		}
+		for (k = 0; k < ARRAY_SIZE(cf); k++) {
+			snprintf(path, sizeof(path), "%s/%s/%s", clients, ids.v[i], cf[k].file);
+			race_read(st, path, cf[k].kind);
+		}
+		snprintf(path, sizeof(path), "%s/%s/pools", clients, ids.v[i]);
+		if (!race_list(st, path, &pools))
+			continue;
+		for (j = 0; j < pools.n; j++) {
+			uint64_t index;
+
+			if (parse_u64_exact(pools.v[j], &index) ||
+			    (index >= DRM_VRAMPOOL_MAX_DYNAMIC_POOLS && index != P255)) {
+				race_fail(st, "%s/%s is no pool index", path, pools.v[j]);
+				continue;
+			}
+			for (f = 0; f < PF_COUNT; f++) {
+				char file[FILE_LEN];
+
+				snprintf(file, sizeof(file), "%s/%s/%s", path, pools.v[j],
+					 pool_files[f]);
+				race_read(st, file, pool_kinds[f]);
+			}
+		}
+	}
+}
+
+static void race_reader(struct race_child *st, const char *clients, double deadline)
+{
+	while (now_secs() < deadline) {
+		race_walk(st, clients);
+		st->rounds++;
+	}
+}
+
+/* Layouts of alternating sizes: 1 pool, 6 pools, the 24-pool preset. */
+static int race_install(int fd, uint64_t k)
+{
+	static struct drm_vrampool_pool_entry one[1], six[6];
+	struct drm_vrampool_pool_install ins;
+
+	one[0] = vpa_sliced(64 * KiB, VPA_ABSENT, VPA_ABSENT);
+	six[0] = vpa_exclusive(0, VPA_ABSENT);
+	six[1] = vpa_sliced(64 * KiB, 16 * KiB, 256 * KiB);
+	six[2] = vpa_sliced(256 * KiB, VPA_ABSENT, VPA_ABSENT);
+	six[3] = vpa_exclusive(512 * KiB, 100);
+	six[4] = vpa_direct(1 * MiB);
+	six[5] = vpa_direct(VPA_ABSENT);
+	switch (k % 3) {
+	case 0:
+		return vpa_install(fd, one, 1, &ins);
+	case 1:
+		return vpa_install(fd, six, 6, &ins);
+	default:
+		return vpa_install_preset(fd, DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, &ins);
+	}
+}
+
+/* Sizes every race layout accepts, small enough for three writers at once. */
+static const struct { uint64_t size; uint32_t flags; } race_sizes[] = {
+	{ 0, 0 }, { 1000, 0 }, { 20000, 0 }, { 3000, PERSISTENT }, { 30000, 0 }, { 256, 0 },
+};
+
+/*
+ * Open, install, allocate, free some, try an install over the rest (EBUSY
+ * while a dynamic allocation lives), change the persistent mode, close with
+ * or without live allocations; meanwhile a long-lived file of the writer
+ * switches layouts back and forth.
+ */
+static void race_writer(struct race_child *st, const struct vp_device *dev, double deadline,
+			unsigned int seed)
+{
+	struct drm_vrampool_alloc a[ARRAY_SIZE(race_sizes)];
+	int keep, fd, ret;
+	uint64_t k = seed;
+
+	keep = vp_open_device(dev);
+	if (keep < 0) {
+		race_fail(st, "open: %s", strerror(-keep));
+		return;
+	}
+	while (now_secs() < deadline && !st->errors) {
+		bool live[ARRAY_SIZE(race_sizes)] = { 0 };
+		unsigned int i, dynamic = 0;
+
+		k++;
+		ret = race_install(keep, k);
+		if (ret) {
+			race_fail(st, "round %" PRIu64 ": install on the long-lived file: %s", k,
+				  strerror(-ret));
+			break;
+		}
+		st->installs++;
+		ret = vpa_alloc(keep, 1000, 0, &a[0]);
+		if (!ret)
+			ret = vpa_free(keep, a[0].handle);
+		if (ret) {
+			race_fail(st, "round %" PRIu64 ": 1000 on the long-lived file: %s", k,
+				  strerror(-ret));
+			break;
+		}
+
+		fd = vp_open_device(dev);
+		if (fd < 0) {
+			race_fail(st, "round %" PRIu64 ": open: %s", k, strerror(-fd));
+			break;
+		}
+		ret = vpa_set_mode(fd, (uint32_t)(k % 4), NULL);
+		if (!ret)
+			ret = race_install(fd, k + 1);
+		if (ret) {
+			race_fail(st, "round %" PRIu64 ": mode or install: %s", k, strerror(-ret));
+			close(fd);
+			break;
+		}
+		st->installs++;
+		for (i = 0; i < ARRAY_SIZE(race_sizes); i++) {
+			ret = vpa_alloc(fd, race_sizes[i].size, race_sizes[i].flags, &a[i]);
+			if (ret) {
+				race_fail(st, "round %" PRIu64 ": ALLOC(%" PRIu64 "): %s (code %u)",
+					  k, race_sizes[i].size, strerror(-ret), a[i].error.code);
+				break;
+			}
+			st->allocs++;
+			live[i] = true;
+		}
+		/* Free every other, then count what holds the dynamic pools. */
+		for (i = k % 2; i < ARRAY_SIZE(race_sizes); i += 2) {
+			ret = live[i] ? vpa_free(fd, a[i].handle) : 0;
+			if (ret)
+				race_fail(st, "round %" PRIu64 ": FREE: %s", k, strerror(-ret));
+			live[i] = false;
+		}
+		for (i = 0; i < ARRAY_SIZE(race_sizes); i++)
+			dynamic += live[i] && a[i].pool != P255;
+		ret = race_install(fd, k + 2);
+		if (dynamic && ret == -EBUSY) {
+			st->busy++;
+		} else if (dynamic || ret) {
+			race_fail(st, "round %" PRIu64 ": install over %u dynamic allocations: %s",
+				  k, dynamic, ret ? strerror(-ret) : "installed");
+		} else {
+			st->installs++;
+		}
+		/* Two rounds in three close the file over live allocations. */
+		for (i = 0; k % 3 == 0 && i < ARRAY_SIZE(race_sizes); i++) {
+			ret = live[i] ? vpa_free(fd, a[i].handle) : 0;
+			if (ret)
+				race_fail(st, "round %" PRIu64 ": FREE: %s", k, strerror(-ret));
+		}
+		close(fd);
+		st->rounds++;
+	}
+	close(keep);
+}
+
+/*
+ * Readers walk every file of clients/ while writers open and close files,
+ * install layouts of alternating sizes and allocate, for RACE_SECS. No read
+ * may fail but with ENOENT or ENODEV, no value may be malformed; after the
+ * writers are gone, clients/, client_count and VRAM are as they were. A
+ * hang shows as children outliving the deadline (or as the test timeout).
+ */
+TEST_F_TIMEOUT(sysfs, readers_race_with_opens_installs_and_allocations, 90)
+{
+	const int nchild = RACE_READERS + RACE_WRITERS;
+	static struct names start, end;
+	struct race_child *st;
+	pid_t pids[RACE_READERS + RACE_WRITERS];
+	bool done[RACE_READERS + RACE_WRITERS] = { 0 };
+	char clients[DIR_LEN], x[2048], y[2048];
+	uint64_t reads = 0, vanished = 0, rounds = 0, installs = 0, busy = 0;
+	double deadline;
+	int i, left, status;
+
+	clients_path(&self->dev, clients, sizeof(clients));
+	ASSERT_EQ(0, list_dir(clients, &start));
+	ASSERT_TRUE(names_has(&start, strrchr(self->cdir, '/') + 1));
+
+	st = mmap(NULL, sizeof(*st) * nchild, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, st);
+	memset(st, 0, sizeof(*st) * nchild);
+
+	deadline = now_secs() + RACE_SECS;
+	for (i = 0; i < nchild; i++) {
+		pids[i] = fork();
+		ASSERT_LE(0, pids[i]) TH_LOG("fork: %s", strerror(errno));
+		if (pids[i] == 0) {
+			if (i < RACE_READERS)
+				race_reader(&st[i], clients, deadline);
+			else
+				race_writer(&st[i], &self->dev, deadline, i * 7);
+			_exit(0);
+		}
+	}
+
+	/* Wait, but not forever. */
+	for (left = nchild; left && now_secs() < deadline + RACE_GRACE_SECS;) {
+		for (i = 0; i < nchild; i++) {
+			if (done[i] || waitpid(pids[i], &status, WNOHANG) != pids[i])
+				continue;
+			done[i] = true;
+			left--;
+			EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) {
+				TH_LOG("%s %d ended with status %#x",
+				       i < RACE_READERS ? "reader" : "writer", i, status);
+			}
+		}
+		usleep(20000);
+	}
+	EXPECT_EQ(0, left) TH_LOG("%d children still run %d s after the deadline: a hang?", left,
+				  RACE_GRACE_SECS);
+	for (i = 0; i < nchild; i++) {
+		const char *role = i < RACE_READERS ? "reader" : "writer";
+
+		if (!done[i]) {
+			char stack[1024] = "", file[64];
+
+			snprintf(file, sizeof(file), "/proc/%d/stack", (int)pids[i]);
+			vp_read_file(file, stack, sizeof(stack));
+			TH_LOG("%s %d (pid %d) is stuck in:\n%s", role, i, (int)pids[i], stack);
+			kill(pids[i], SIGKILL);
+		}
+		EXPECT_EQ(0, st[i].errors) {
+			TH_LOG("%s %d: %d unexpected results, the first: %s", role, i, st[i].errors,
+			       st[i].error);
+		}
+		EXPECT_LT(0u, st[i].rounds) TH_LOG("%s %d never finished a round", role, i);
+		if (i < RACE_READERS) {
+			EXPECT_LT(0u, st[i].reads) TH_LOG("reader %d read nothing", i);
+			reads += st[i].reads;
+			vanished += st[i].vanished;
+		} else {
+			rounds += st[i].rounds;
+			installs += st[i].installs;
+			busy += st[i].busy;
+		}
+	}
+	ksft_print_msg("%s: %" PRIu64 " reads, %" PRIu64 " vanished; %" PRIu64 " writer rounds, %"
+		       PRIu64 " installs, %" PRIu64 " EBUSY\n", self->dev.name, reads, vanished,
+		       rounds, installs, busy);
+	ASSERT_EQ(0, left);
+
+	ASSERT_EQ(0, list_dir(clients, &end));
+	EXPECT_TRUE(names_equal(&start, &end)) {
+		TH_LOG("clients/ was [%s], is [%s] after every writer closed",
+		       names_str(&start, x, sizeof(x)), names_str(&end, y, sizeof(y)));
+	}
+	EXPECT_EQ(self->clients_start, dev_u64(&self->dev, "client_count"));
+	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start, "after the race");
+	expect_pools_match(_metadata, self->cdir, self->fd, "after the race");
+	munmap(st, sizeof(*st) * nchild);
+}
+
+/* ---- Exits --------------------------------------------------------------- */
+
+/*
+ * The folder lives as long as the open file: past the close of one of two
+ * dup()ed descriptors, past the parent's close while a child holds the
+ * file, and goes with the last close, VRAM back to where it was.
+ */
+TEST_F(sysfs, client_folder_goes_with_the_last_reference)
+{
+	struct drm_vrampool_pool_entry e[] = {
+		vpa_sliced(64 * KiB, VPA_ABSENT, VPA_ABSENT), vpa_direct(VPA_ABSENT),
+	};
+	struct drm_vrampool_alloc a;
+	char cdir[DIR_LEN], path[PATH_LEN], c = 0;
+	int fd, fd2, gate[2], status;
+	uint64_t id, vram;
+	pid_t pid;
+
+	fd = vp_open_device(&self->dev);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, client_id_of(fd, &id));
+	client_path(&self->dev, id, cdir, sizeof(cdir));
+	ASSERT_TRUE(exists(cdir)) TH_LOG("no %s", cdir);
+	INSTALL_OK(fd, e, ARRAY_SIZE(e), "sliced, direct");
+	ALLOC_OK(fd, 1000, 0, &a, "1000");
+	ALLOC_OK(fd, 1 * MiB, 0, &a, "1 MiB");
+	ALLOC_OK(fd, 3000, PERSISTENT, &a, "3000 persistent");
+	vram = self->vram_start + 64 * KiB + 1 * MiB + 4 * KiB;
+	expect_device_vram(_metadata, &self->dev, fd, vram, "three pages");
+	snprintf(path, sizeof(path), "%s/vram", cdir);
+	expect_u64(_metadata, path, vram - self->vram_start, "three pages");
+
+	fd2 = dup(fd);
+	ASSERT_LE(0, fd2);
+	close(fd);
+	EXPECT_TRUE(exists(cdir)) TH_LOG("the folder went with a dup()ed descriptor");
+
+	ASSERT_EQ(0, pipe(gate));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(gate[1]);
+		/* Hold fd2 until the parent has closed its copy and looked. */
+		_exit(read(gate[0], &c, 1) == 1 ? 0 : 1);
+	}
+	close(gate[0]);
+	close(fd2);
+	EXPECT_TRUE(exists(cdir)) TH_LOG("the folder went while a child holds the file");
+	expect_device_vram(_metadata, &self->dev, self->fd, vram, "the child holds the file");
+	EXPECT_EQ(self->clients_start + 1, dev_u64(&self->dev, "client_count"));
+
+	EXPECT_EQ(1, write(gate[1], &c, 1));
+	close(gate[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("child status %#x", status);
+	EXPECT_FALSE(exists(cdir)) TH_LOG("%s outlived the last reference", cdir);
+	EXPECT_EQ(self->clients_start, dev_u64(&self->dev, "client_count"));
+	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start, "all closed");
+}
+
+/*
+ * A process killed with SIGKILL while it holds allocations of every kind
+ * (and a mapping): its folder goes, VRAM and client_count come back.
+ */
+TEST_F(sysfs, client_folder_goes_when_its_process_is_killed)
+{
+	char cdir[DIR_LEN], path[PATH_LEN], val[VAL_MAX];
+	int up[2], status;
+	uint64_t id = 0, vram;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(up));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const struct drm_vrampool_pool_entry *e;
+		struct drm_vrampool_alloc a;
+		uint32_t n;
+		unsigned int i;
+		char *map;
+		int fd;
+
+		close(up[0]);
+		fd = vp_open_device(&self->dev);
+		if (fd < 0 || client_id_of(fd, &id))
+			_exit(1);
+		e = mix_layout(&n);
+		if (vpa_install(fd, e, n, &(struct drm_vrampool_pool_install){ 0 }))
+			_exit(2);
+		for (i = 0; i < ARRAY_SIZE(mix_allocs); i++)
+			if (vpa_alloc(fd, mix_allocs[i].size, mix_allocs[i].flags, &a))
+				_exit(3);
+		/* The last one has no page; map the 1000's page. */
+		if (vpa_alloc(fd, 1000, 0, &a))
+			_exit(4);
+		map = mmap(NULL, a.page_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			   a.mmap_offset);
+		if (map == MAP_FAILED)
+			_exit(5);
+		memset(map + a.offset, 0x5a, 1000);
+		if (write(up[1], &id, sizeof(id)) != sizeof(id))
+			_exit(6);
+		for (;;)
+			pause();
+	}
+	close(up[1]);
+	ASSERT_EQ((ssize_t)sizeof(id), read(up[0], &id, sizeof(id))) TH_LOG("the child failed");
+	close(up[0]);
+	client_path(&self->dev, id, cdir, sizeof(cdir));
+
+	snprintf(path, sizeof(path), "%s/pid", cdir);
+	expect_u64(_metadata, path, (uint64_t)pid, "the child holds allocations");
+	snprintf(path, sizeof(path), "%s/vram", cdir);
+	ASSERT_EQ(0, sys_read_u64(path, &vram));
+	EXPECT_LT(10 * MiB, vram) TH_LOG("the child's mix");
+	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start + vram,
+			   "the child holds allocations");
+	snprintf(path, sizeof(path), "%s/pools/255/allocations", cdir);
+	expect_value(_metadata, path, "3", "the child's persistent allocations");
+	snprintf(path, sizeof(path), "%s/pools", cdir);
+	{
+		static struct names ns;
+		char x[256];
+
+		ASSERT_EQ(0, list_dir(path, &ns));
+		EXPECT_STREQ("0 1 2 3 4 5 255", names_str(&ns, x, sizeof(x)));
+	}
+	EXPECT_EQ(self->clients_start + 1, dev_u64(&self->dev, "client_count"));
+
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+		TH_LOG("the child ended with status %#x before the kill", status);
+	}
+	EXPECT_FALSE(exists(cdir)) TH_LOG("%s outlived its killed process", cdir);
+	snprintf(path, sizeof(path), "%s/vram", cdir);
+	EXPECT_EQ(-ENOENT, sys_read(path, val, sizeof(val)));
+	EXPECT_EQ(self->clients_start, dev_u64(&self->dev, "client_count"));
+	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start, "after the kill");
 }
 
 TEST_HARNESS_MAIN
