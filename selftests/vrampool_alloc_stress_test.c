@@ -24,7 +24,7 @@
 #include "vrampool_alloc_util.h"
 
 #define WORKERS		4
-#define ROUNDS		150
+#define ROUNDS		100
 #define LIVE		6		/* allocations each worker holds at once */
 #define STRESS_TIMEOUT	240
 
