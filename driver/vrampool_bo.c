@@ -33,7 +33,7 @@ static void vrampool_gem_free(struct drm_gem_object *obj)
 	ttm_bo_put(container_of(obj, struct ttm_buffer_object, base));
 }
 
-/* Userspace maps pool pages; writable MAP_PRIVATE is refused by TTM. */
+/* Userspace maps pool pages; MAP_PRIVATE (copy-on-write) is refused by TTM. */
 static const struct drm_gem_object_funcs vrampool_gem_funcs = {
 	.free = vrampool_gem_free,
 	.mmap = drm_gem_ttm_mmap,

@@ -234,8 +234,11 @@ struct drm_vrampool_pool_entry {
 	__u64 max_alloc_size;
 
 	/**
-	 * @dealloc_period: sliced or exclusive, optional: allocations between
-	 * releases of idle pages
+	 * @dealloc_period: sliced or exclusive, optional: for exclusive pools,
+	 * allocations between releases of idle pages (a free page goes at its
+	 * fifth check, one every @dealloc_period / 5 allocations). Sliced pools
+	 * accept and report it but, as in CubeCL, release pages only in an
+	 * explicit cleanup.
 	 */
 	__u64 dealloc_period;
 
@@ -490,8 +493,8 @@ struct drm_vrampool_pool_query {
  * file only (and in the files that share it through dup() or fork(): they
  * are the same open file), and places it: pool, page, offset in the page,
  * the alignment padding after it, and the mmap offset of its page. Map the
- * page with mmap(MAP_SHARED) at @mmap_offset (writable MAP_PRIVATE is
- * refused); the allocation starts @offset bytes in. A mapping keeps its
+ * page with mmap(MAP_SHARED) at @mmap_offset (MAP_PRIVATE is refused with
+ * -EINVAL); the allocation starts @offset bytes in. A mapping keeps its
  * page alive until munmap(), even after the allocation is freed.
  *
  * %DRM_IOCTL_VRAMPOOL_FREE returns an allocation to its pool;
