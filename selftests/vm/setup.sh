@@ -7,7 +7,8 @@
 #     build/kernel/<ver>/, with a depmod index for the initramfs builder;
 #   - the linux-source-6.12 tree extracted under build/linux-source-6.12
 #     (kselftest headers, checkpatch, kernel-doc), with its uapi headers
-#     installed in build/linux-source-6.12/usr/include (make headers).
+#     installed in build/linux-source-6.12/usr/include (make headers, built
+#     out of tree so that the tree stays clean for O= kernel builds).
 # The resolved kernel version is written to build/kernel/VERSION.
 #
 # A warm run (everything present) does not touch apt and takes well under a
@@ -21,7 +22,7 @@ APT_MAX_AGE=$((6 * 3600))
 
 BASE_PKGS=(qemu-system-x86 busybox-static cpio kmod xz-utils gcc g++ make libc6-dev
 	   perl bc flex bison libelf-dev libssl-dev python3 linux-libc-dev
-	   linux-source-6.12)
+	   linux-source-6.12 rsync)
 
 export DEBIAN_FRONTEND=noninteractive
 
@@ -151,8 +152,22 @@ fi
 
 # 6. Sanitised uapi headers (make headers) in build/linux-source-6.12/usr/include,
 #    for userspace code that needs a newer <drm/drm.h> than linux-libc-dev's.
-if [ ! -f "$STAMPS/headers-$SRCVER" ]; then
-	log "make headers in linux-source-6.12"
-	make -s -C "$BUILD/linux-source-6.12" headers >/dev/null
-	touch "$STAMPS/headers-$SRCVER"
+#    They are built out of tree and copied in: the debug kernel is built with
+#    O=, which kbuild refuses on a source tree holding in-tree build output
+#    (an older setup.sh ran "make headers" in the tree: clean that up once).
+KSRC=$BUILD/linux-source-6.12
+if [ ! -f "$STAMPS/headers-o-$SRCVER" ]; then
+	if [ -e "$KSRC/.config" ] || [ -d "$KSRC/include/config" ] ||
+	   [ -d "$KSRC/arch/x86/include/generated" ]; then
+		log "make mrproper in linux-source-6.12 (in-tree build output)"
+		make -s -C "$KSRC" mrproper >/dev/null
+	fi
+	log "make headers for linux-source-6.12"
+	rm -rf "$BUILD/linux-headers"
+	make -s -C "$KSRC" O="$BUILD/linux-headers" headers >/dev/null
+	(cd "$BUILD/linux-headers/usr/include" && find . -name '*.h' -print0 |
+		cpio --quiet -0 -pdm "$KSRC/usr/include")
+	rm -rf "$BUILD/linux-headers"
+	rm -f "$STAMPS"/headers-*
+	touch "$STAMPS/headers-o-$SRCVER"
 fi
