@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the debug kernel of "make check-debug" from build/linux-source-6.12
+# with the config fragment selftests/vm/debug.config, out of tree, once per
+# (fragment, linux-source-6.12 version, compiler, recipe): the build lives in
+#
+#   build/debug-kernel/<key>/obj      the O= tree: bzImage, KDIR for modules
+#   build/debug-kernel/<key>/root     modules_install + depmod (initramfs input)
+#   build/debug-kernel/<key>/release  the kernel release (uname -r)
+#   build/debug-kernel/<key>/build.log
+#   build/debug-kernel/current ->     <key>, once the build succeeded
+#
+# With the key's build complete this does nothing but point "current" at it
+# (instant). Builds of other keys are removed. An interrupted build resumes
+# where it stopped. Every line of debug.config must survive olddefconfig,
+# or the build stops and names the lines that did not.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+KSRC=$BUILD/linux-source-6.12
+FRAGMENT=$HERE/debug.config
+DK=$BUILD/debug-kernel
+RECIPE=1	# bump when the steps below change what gets built
+JOBS=${JOBS:-$(nproc)}
+
+log() { echo "debug-kernel: $*" >&2; }
+
+[ -f "$KSRC/Makefile" ] || { log "$KSRC missing (run make setup)"; exit 1; }
+SRCVER=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+CCVER=$(gcc --version | head -n 1)
+KEY=$({ echo "recipe $RECIPE"; echo "linux-source-6.12 $SRCVER"; echo "cc $CCVER";
+	cat "$FRAGMENT"; } | sha256sum | cut -c 1-16)
+DIR=$DK/$KEY
+OBJ=$DIR/obj
+
+if [ -f "$DIR/done" ]; then
+	[ "$(readlink "$DK/current" 2>/dev/null)" = "$KEY" ] || ln -sfn "$KEY" "$DK/current"
+	exit 0
+fi
+
+if [ -e "$KSRC/.config" ] || [ -d "$KSRC/arch/x86/include/generated" ]; then
+	log "$KSRC holds in-tree build output; run make setup (it cleans it)"
+	exit 1
+fi
+
+# One build at a time is kept: a KASAN kernel tree is large.
+mkdir -p "$DK"
+for d in "$DK"/*; do
+	[ -e "$d" ] || continue
+	case ${d##*/} in "$KEY" | current) ;; *) rm -rf "$d" ;; esac
+done
+rm -f "$DK/current"
+mkdir -p "$OBJ"
+
+start=$(date +%s)
+log "building $SRCVER with $(basename "$FRAGMENT") in ${DIR#"$ROOT"/} (key $KEY)"
+log "about 5 minutes on 2 cores; log: ${DIR#"$ROOT"/}/build.log"
+{
+	make -C "$KSRC" O="$OBJ" allnoconfig
+	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" "$FRAGMENT"
+	make -C "$KSRC" O="$OBJ" olddefconfig
+} > "$DIR/build.log" 2>&1 || { tail -n 20 "$DIR/build.log" >&2; log "configuration failed"; exit 1; }
+
+# Every line of the fragment must be in the final .config as written.
+lost=()
+while IFS= read -r line; do
+	case $line in
+	CONFIG_*=*)
+		grep -qxF -- "$line" "$OBJ/.config" || lost+=("$line")
+		;;
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }
+		opt=${opt%% *}
+		! grep -q "^$opt=" "$OBJ/.config" || lost+=("$line")
+		;;
+	esac
+done < "$FRAGMENT"
+if [ ${#lost[@]} -gt 0 ]; then
+	log "these lines of $(basename "$FRAGMENT") do not survive olddefconfig (missing"
+	log "dependency, or a symbol that does not exist in this kernel):"
+	for l in "${lost[@]}"; do
+		opt=${l#\# }
+		opt=${opt%%[= ]*}
+		now=$(grep -E "^(# )?${opt}[= ]" "$OBJ/.config" | head -n 1 || true)
+		log "    $l    (now: ${now:-absent})"
+	done
+	exit 1
+fi
+
+if ! make -C "$KSRC" O="$OBJ" -j"$JOBS" bzImage modules >> "$DIR/build.log" 2>&1; then
+	grep -E "error|Error" "$DIR/build.log" | tail -n 20 >&2 || tail -n 20 "$DIR/build.log" >&2
+	log "build failed (log: $DIR/build.log)"
+	exit 1
+fi
+rm -rf "$DIR/root"
+make -C "$KSRC" O="$OBJ" INSTALL_MOD_PATH="$DIR/root" modules_install >> "$DIR/build.log" 2>&1 ||
+	{ tail -n 20 "$DIR/build.log" >&2; log "modules_install failed"; exit 1; }
+release=$(cat "$OBJ/include/config/kernel.release")
+[ -f "$DIR/root/lib/modules/$release/modules.dep" ] || depmod -b "$DIR/root" "$release"
+echo "$release" > "$DIR/release"
+touch "$DIR/done"
+ln -sfn "$KEY" "$DK/current"
+log "built $release in $(( $(date +%s) - start )) s"
