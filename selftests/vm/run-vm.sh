@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boot Debian's 6.12 kernel in QEMU (TCG) with the test initramfs.
+# Boot Debian's 6.12 kernel (or the debug kernel) in QEMU (TCG) with the
+# test initramfs.
 #
-# Usage: run-vm.sh [--mode check|demo|shell] [--name NAME] [--initrd FILE]
+# Usage: run-vm.sh [--mode check|demo|shell|canary] [--name NAME] [--initrd FILE]
+#                  [--tier debian|debug] [--kernel BZIMAGE]
 #                  [--args "MODULE PARAMS"] [--tests "a_test b_test.sh"]
 #                  [--append "EXTRA CMDLINE"] [--timeout SECS] [--stream]
+#
+# --tier debug boots --kernel (the debug kernel: KASAN, lockdep, kmemleak,
+# fault injection, KUnit) with kasan_multi_shot (every KASAN report is
+# printed, not only the first) and tells the init (vrampool.tier=debug).
 #
 # Serial ports:
 #   ttyS0 (console): the kernel log at loglevel 7  -> build/vm/NAME.console.log
 #   ttyS1          : markers + test output (TAP)   -> build/vm/NAME.log
 # --stream also copies NAME.log to stdout while the VM runs (demo does this);
+# VRAMPOOL_QEMU_EXTRA adds QEMU options;
 # --mode shell gives an interactive busybox shell on the console instead.
 #
 # PCI: two ivshmem-plain devices (1af4:1110), BAR2 backed by RAM:
@@ -22,12 +29,14 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 
 MODE=check NAME="" INITRD=$BUILD/vm/initramfs.cpio ARGS="" TESTS="" APPEND=""
-TIMEOUT=900 STREAM=""
+TIMEOUT=900 STREAM="" TIER=debian KERNEL=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mode) MODE=$2; shift ;;
 	--name) NAME=$2; shift ;;
 	--initrd) INITRD=$2; shift ;;
+	--tier) TIER=$2; shift ;;
+	--kernel) KERNEL=$2; shift ;;
 	--args) ARGS=$2; shift ;;
 	--tests) TESTS=$2; shift ;;
 	--append) APPEND=$2; shift ;;
@@ -39,8 +48,10 @@ while [ $# -gt 0 ]; do
 done
 NAME=${NAME:-$MODE}
 
-KVER=$(cat "$BUILD/kernel/VERSION")
-KERNEL=$BUILD/kernel/$KVER/boot/vmlinuz-$KVER
+if [ -z "$KERNEL" ]; then
+	KVER=$(cat "$BUILD/kernel/VERSION")
+	KERNEL=$BUILD/kernel/$KVER/boot/vmlinuz-$KVER
+fi
 [ -f "$KERNEL" ] || { echo "run-vm.sh: $KERNEL missing (make setup)" >&2; exit 1; }
 [ -f "$INITRD" ] || { echo "run-vm.sh: $INITRD missing" >&2; exit 1; }
 
@@ -54,6 +65,11 @@ rm -f "$LOG" "$CONSOLE"
 LOGLEVEL=7
 [ "$MODE" = shell ] && LOGLEVEL=4
 CMDLINE="console=ttyS0 loglevel=$LOGLEVEL panic=-1 oops=panic vrampool.mode=$MODE"
+case $TIER in
+debian) ;;
+debug) CMDLINE+=" vrampool.tier=debug kasan_multi_shot" ;;
+*) echo "run-vm.sh: unknown tier $TIER" >&2; exit 2 ;;
+esac
 [ -n "$ARGS" ] && CMDLINE+=" vrampool.args=\"$ARGS\""
 [ -n "$TESTS" ] && CMDLINE+=" vrampool.tests=\"$TESTS\""
 [ -n "$APPEND" ] && CMDLINE+=" $APPEND"
@@ -68,6 +84,12 @@ QEMU=(qemu-system-x86_64
 	-object memory-backend-ram,id=vram1,size=256K
 	-device ivshmem-plain,memdev=vram1,bus=pci.0,addr=0x5
 )
+
+# Extra QEMU options for debugging, e.g. "-d cpu_reset -D build/vm/qemu.log"
+# (the CPU state when the guest resets: a triple fault ends the VM without a
+# word on the console).
+# shellcheck disable=SC2206 # split on purpose
+[ -n "${VRAMPOOL_QEMU_EXTRA:-}" ] && QEMU+=(${VRAMPOOL_QEMU_EXTRA})
 
 if [ "$MODE" = shell ]; then
 	exec "${QEMU[@]}" -serial mon:stdio -serial null
