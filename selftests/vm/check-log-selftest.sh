@@ -7,6 +7,9 @@
 HERE=$(cd "$(dirname "$0")" && pwd)
 D=$HERE/testdata
 CHECK="python3 $HERE/check-log.py --expected-skips $D/expected-skips"
+# The repository's own per-tier skip lists (a later --expected-skips wins).
+DEBIAN_SKIPS=$HERE/../expected-skips.debian
+DEBUG_SKIPS=$HERE/../expected-skips.debug
 
 n=0
 failed=0
@@ -36,7 +39,7 @@ expect() {
 }
 
 echo "TAP version 13"
-echo "1..16"
+echo "1..40"
 expect pass "clean VM log passes" "^4 passed, 0 failed, 1 skipped$" --vm --console "$D/clean.console.log" "$D/clean.log"
 expect pass "clean host log passes" "^4 passed, 0 failed, 1 skipped$" "$D/host.log"
 expect fail "kernel WARNING fails" "FAIL kernel \\(during alloc_test\\): WARNING: CPU: 1" --vm --console "$D/warning.console.log" "$D/clean.log"
@@ -52,6 +55,37 @@ expect fail "unexpected whole-program skip fails" "unexpected skip of the whole 
 expect fail "rmmod failure fails" "FAIL VM: rmmod vrampool failed" --vm --console "$D/clean.console.log" "$D/rmmod.log"
 expect fail "VM that died mid-test fails" "FAIL alloc_test: never finished" --vm --console "$D/clean.console.log" "$D/vm-died.log"
 expect fail "missing console log fails" "console log .* missing" --vm --console "$D/nonexistent.console.log" "$D/clean.log"
+
+# The debug kernel (samples from real runs): a clean run, then each report
+# kind, the detectors being off, and the per-tier skip lists.
+expect pass "clean debug-kernel log passes (RCU lockdep banner is no report)" "^24 passed, 0 failed$" --expected-skips "$DEBUG_SKIPS" --vm --console "$D/debug.console.log" "$D/debug.log"
+expect fail "lockdep splat fails" "FAIL kernel \\(during vrampool_alloc_test\\): WARNING: possible circular locking" --expected-skips "$DEBUG_SKIPS" --vm --console "$D/debug-reports.console.log" "$D/debug.log"
+expect fail "sleeping in atomic context fails" "FAIL kernel \\(during vrampool_fault_test\\): BUG: sleeping function called from invalid context" --expected-skips "$DEBUG_SKIPS" --vm --console "$D/debug-reports.console.log" "$D/debug.log"
+expect fail "refcount warning fails" "FAIL kernel \\(during vrampool_fault_test\\): refcount_t: decrement hit 0" --expected-skips "$DEBUG_SKIPS" --vm --console "$D/debug-reports.console.log" "$D/debug.log"
+expect fail "each leaked object found by a scan fails" "FAIL kernel \\(during kmemleak scan after-tests\\): kmemleak: unreferenced object 0xff110000163de640" --expected-skips "$DEBUG_SKIPS" --vm --console "$D/debug-reports.console.log" "$D/debug.log"
+expect fail "one failure per report (3 splats, 2 leaks)" "^24 passed, 5 failed$" --expected-skips "$DEBUG_SKIPS" --vm --console "$D/debug-reports.console.log" "$D/debug.log"
+expect fail "leaks found but not printed fail" "FAIL kernel \\(during kmemleak scan after-rmmod\\): kmemleak: 3 new suspected memory leaks" --expected-skips "$DEBUG_SKIPS" --vm --console "$D/debug-leak-nodump.console.log" "$D/debug.log"
+expect fail "fault injection not configured fails" "FAIL VM: fault injection could not be configured" --expected-skips "$DEBUG_SKIPS" --vm --console "$D/debug.console.log" "$D/debug-detectors-off.log"
+expect fail "failed kmemleak scan fails" "FAIL VM: kmemleak after-tests: scan failed" --expected-skips "$DEBUG_SKIPS" --vm --console "$D/debug.console.log" "$D/debug-detectors-off.log"
+expect pass "fail-nth skip is expected on the Debian kernel" "^23 passed, 0 failed, 1 skipped$" --expected-skips "$DEBIAN_SKIPS" --vm --console "$D/debug.console.log" "$D/debug-skip.log"
+expect fail "fail-nth skip fails on the debug kernel" "unexpected skip: no /proc/self/fail-nth .*\\(not in expected-skips.debug\\)" --expected-skips "$DEBUG_SKIPS" --vm --console "$D/debug.console.log" "$D/debug-skip.log"
+
+# KUnit: KTAP on the kernel log, every case and every parameter counted.
+expect pass "KUnit: 9 + 5 cases, one with 17 parameters: 30 results" "^30 passed, 0 failed$" --expected-skips "$DEBUG_SKIPS" --kunit required --console "$D/debug.console.log" "$D/debug.log"
+expect fail "KUnit: failing parameter fails" "FAIL ksample_good.param_a.val=2: not ok 2" --expected-skips "$DEBUG_SKIPS" --kunit required --console "$D/kunit-fail.console.log" "$D/debug.log"
+expect fail "KUnit: failing case fails" "FAIL ksample_mixed.fail_a: not ok 2" --expected-skips "$DEBUG_SKIPS" --kunit required --console "$D/kunit-fail.console.log" "$D/debug.log"
+expect fail "KUnit: skip fails on the debug kernel" "FAIL ksample_mixed.skip_a: unexpected skip: no widget here" --expected-skips "$DEBUG_SKIPS" --kunit required --console "$D/kunit-fail.console.log" "$D/debug.log"
+expect fail "KUnit: counts leaves, not suites" "^5 passed, 3 failed$" --expected-skips "$DEBUG_SKIPS" --kunit required --console "$D/kunit-fail.console.log" "$D/debug.log"
+expect fail "KUnit: a lost result line fails (KUnit's own totals)" "FAIL vrampool_layout: 24 results on the log but KUnit counted 25" --kunit required --console "$D/kunit-lost.console.log" "$D/debug.log"
+expect fail "KUnit: a crash during insmod is one failure" "^11 passed, 1 failed$" --kunit required --console "$D/kunit-crash.console.log" "$D/kunit-crash.log"
+expect fail "KUnit: missing module fails once Kbuild builds it" "FAIL KUnit: vrampool_kunit.ko missing" --kunit required --console "$D/debug.console.log" "$D/kunit-missing.log"
+expect pass "KUnit: missing module passes while Kbuild builds none" "^0 passed, 0 failed$" --kunit optional --console "$D/debug.console.log" "$D/kunit-missing.log"
+
+# The detector proof: each deliberate bug reported by its own detector.
+expect pass "canary: three detectors proven" "^3 passed, 0 failed$" --canary --console "$D/canary.console.log" "$D/canary.log"
+expect fail "canary: its reports fail a normal run (2 KASAN, 4 leaked objects)" "^0 passed, 6 failed$" --vm --console "$D/canary.console.log" "$D/canary.log"
+expect fail "canary: a silent kmemleak fails" "FAIL leak: kmemleak reported nothing" --canary --console "$D/canary-silent.console.log" "$D/canary.log"
+expect fail "canary: the wrong kind of report fails" "FAIL use-after-free: expected only KASAN use-after-free reports" --canary --console "$D/canary-wrong.console.log" "$D/canary.log"
 
 # The last line must be exactly the summary.
 n=$((n + 1))

@@ -9,16 +9,39 @@ The log holds, for each test program:
     @@VRAMPOOL END <name> rc=<exit code> secs=<elapsed>
 
 plus, in the VM, the init's markers (BOOT, INSMOD, IVSHMEM, BIND, RMMOD,
-DONE).  The kernel log (the VM's serial console) is scanned separately.
+DONE; on the debug kernel also FAULT_INJECTION, KMEMLEAK_BEGIN/KMEMLEAK,
+KUNIT_BEGIN/KUNIT, CANARY/CANARY_END).  The kernel log (the VM's serial
+console) is scanned separately.
 
 Every one of these counts as one failure: a "not ok" result; an XPASS; a
 missing TAP plan; fewer (or more) results than planned; a program that
 crashed, exited non-zero or timed out; a program that never finished;
 a skip whose reason matches no line of the expected-skips file; and, with
 --vm, a module that failed to load, an ivshmem bind or rmmod that failed,
-no tests at all, a VM that never reached DONE, and every kernel log line
-reporting a WARNING, BUG, Oops, KASAN, lockdep, refcount, list corruption
-or memory leak problem.
+fault injection that could not be set up, a kmemleak scan that failed,
+no tests at all, a VM that never reached DONE, and every kernel report:
+WARNING, BUG, Oops, KASAN, lockdep and RCU checks, sleeping in atomic
+context, refcount, list corruption, UBSAN, hangs and stalls, and every
+object kmemleak finds unreferenced (see KERNEL_PROBLEM_KINDS).  A report
+is blamed on what ran: a test, KUnit, or a kmemleak scan.
+
+Two more modes judge the debug kernel's extra suites from the same VM
+logs:
+
+  --kunit required|optional   the KUnit results: the KTAP that insmod of
+      vrampool_kunit.ko printed on the kernel log (between the init's
+      KUNIT_BEGIN and KUNIT markers).  Every test case counts, and every
+      parameter of a parameterised case; a "not ok" case, an unexpected
+      skip, a suite that does not finish or a short plan is a failure.
+      "optional": a missing vrampool_kunit.ko is not a failure (the Kbuild
+      does not build one yet).
+  --canary    the detector proof: in each CANARY section of the kernel log
+      (one deliberate bug of vrampool_canary.ko) the kernel-report scan used
+      for every run must find reports of exactly the expected kind, naming
+      the canary: use-after-free -> KASAN use-after-free, double-free ->
+      KASAN double-free/invalid-free, leak -> kmemleak.  Each detector
+      proven is one pass, each one that stayed silent (or reported
+      something else) one failure.
 
 The last line printed is "N passed, N failed" (", N skipped" when some
 expected skips happened).  Exit status: 0 when nothing failed, 1 otherwise.
@@ -26,6 +49,10 @@ expected skips happened).  Exit status: 0 when nothing failed, 1 otherwise.
 Usage:
   check-log.py [--vm] [--console FILE] [--expected-skips FILE]
                [--result FILE] [--label NAME [--prefix-summary]] LOG
+  check-log.py --kunit required|optional --console FILE [--expected-skips FILE]
+               [--result FILE] [--label NAME [--prefix-summary]] LOG
+  check-log.py --canary --console FILE [--result FILE]
+               [--label NAME [--prefix-summary]] LOG
   check-log.py --sum RESULT...    add up result files into one summary line
 """
 
@@ -37,15 +64,47 @@ import sys
 MARK = "@@VRAMPOOL "
 KMSG_MARK = "vrampool-vm: "
 
-# Kernel log lines that fail the run.
-KERNEL_PROBLEMS = re.compile(
-    r"WARNING:|BUG:|kernel BUG at|\bOops\b|general protection|KASAN:|"
-    r"\blockdep\b|possible circular locking|possible recursive locking|"
-    r"inconsistent lock state|suspicious RCU usage|refcount_t:|"
-    r"list_add corruption|list_del corruption|unreferenced object|UBSAN:|"
-    r"Kernel panic|blocked for more than \d+ seconds|"
-    r"Unable to handle kernel|stack-protector|double fault"
-)
+# Kernel log lines that fail the run, by kind; the first match decides.
+KERNEL_PROBLEM_KINDS = [
+    ("kasan-use-after-free", r"KASAN: [\w-]*use-after-free"),
+    ("kasan-double-free", r"KASAN: (?:double-free|invalid-free)"),
+    ("kasan", r"KASAN:"),
+    ("kmemleak", r"unreferenced object 0x"),
+    # kmemleak's own line after a scan; it only counts when the objects
+    # themselves were not printed (see scan_kernel_reports).
+    ("kmemleak-summary", r"kmemleak: \d+ new suspected memory leaks?"),
+    # kmemleak warnings about its own bookkeeping, or kmemleak giving up.
+    ("kmemleak-error", r"kmemleak: (?:Found object by alias|Freeing unknown|"
+     r"Partially freeing unknown|Trying to color unknown|Not resetting|"
+     r"Adding scan area to unknown|Scan area larger|Setting excess_ref|"
+     r"Not scanning unknown|Updating stack trace for unknown|Cannot allocate|"
+     r"Memory pool empty|Kernel memory leak detector disabled)"),
+    ("lockdep", r"possible circular locking|possible recursive locking|"
+     r"inconsistent lock state|possible irq lock inversion|"
+     r"suspicious RCU usage|held lock freed|lock held when returning|"
+     r"bad unlock balance|lock held at task exit|DEBUG_LOCKS_WARN_ON|"
+     r"lockdep is turned off"),
+    ("sleep-in-atomic", r"sleeping function called from invalid context|"
+     r"scheduling while atomic"),
+    ("refcount", r"refcount_t:"),
+    ("list-corruption", r"list_\w+ corruption|list_add double add"),
+    ("ubsan", r"UBSAN:"),
+    ("hang", r"blocked for more than \d+ seconds|detected stalls? on CPU|"
+     r"self-detected stall|soft lockup|hard LOCKUP"),
+    ("oops", r"\bOops\b|general protection|Unable to handle kernel|"
+     r"kernel BUG at|double fault|stack-protector|Kernel panic"),
+    # SLUB's own checks print "BUG kmalloc-64 (Tainted: ...): ...".
+    ("bug", r"BUG:|BUG [\w.:-]+ \((?:Not tainted|Tainted)"),
+    ("warning", r"WARNING:"),
+]
+KERNEL_PROBLEM_RES = [(k, re.compile(r)) for k, r in KERNEL_PROBLEM_KINDS]
+KERNEL_PROBLEMS = re.compile("|".join(f"(?:{r})" for _, r in KERNEL_PROBLEM_KINDS))
+# Reports that always stand alone: never swallowed as a line of the
+# previous report (with kasan_multi_shot, KASAN reports can follow each
+# other; kmemleak prints one report per leaked object).
+STANDALONE_KINDS = ("kasan-use-after-free", "kasan-double-free", "kasan",
+                    "kmemleak", "kmemleak-summary")
+KASAN_RULE = "=" * 40
 # A kernel log line carries a printk timestamp ("[   12.345678] ").
 KERNEL_LINE = re.compile(r"\[\s*\d+\.\d+\] ")
 
@@ -55,6 +114,7 @@ DIRECTIVE = re.compile(r"\s#\s*(SKIP|XFAIL|XPASS|TODO|error)\b\s*(.*)$",
 PLAN = re.compile(r"^1\.\.(\d+)\s*(?:#\s*(?:SKIP\b)?\s*(.*))?$", re.IGNORECASE)
 
 KSFT_SKIP = 4
+SKIPS_NAME = "the expected-skips file"  # for messages; set by main()
 TIMEOUT_CODES = (124, 137, 143)
 
 
@@ -193,7 +253,7 @@ def judge_test(t, rep, skip_pats):
             else:
                 nfail += 1
                 rep.fail(f"{what}: unexpected skip: {reason or '(no reason)'}"
-                         " (not in selftests/expected-skips)")
+                         f" (not in {SKIPS_NAME})")
         elif directive == "XPASS":
             nfail += 1
             rep.fail(f"{what}: passed but is marked XFAIL (XPASS)")
@@ -240,7 +300,7 @@ def judge_test(t, rep, skip_pats):
         else:
             problems += 1
             rep.fail(f"{t.name}: unexpected skip of the whole program: "
-                     f"{plan_skip or '(no reason)'} (not in selftests/expected-skips)")
+                     f"{plan_skip or '(no reason)'} (not in {SKIPS_NAME})")
     elif ended_badly:
         pass
     elif plan is None:
@@ -276,6 +336,12 @@ def judge_vm_markers(markers, tests, rep):
             rep.fail(f"VM: binding ivshmem {name} to vrampool failed (rc={f.get('rc')})")
         elif kind == "RMMOD" and f.get("rc") != "0":
             rep.fail(f"VM: rmmod {name} failed (rc={f.get('rc')})")
+        elif kind == "FAULT_INJECTION" and f.get("rc") != "0":
+            rep.fail("VM: fault injection could not be configured "
+                     "(no /proc/self/fail-nth or /sys/kernel/debug/fail*)")
+        elif kind == "KMEMLEAK" and f.get("rc") != "0":
+            rep.fail(f"VM: kmemleak {name}: scan failed (rc={f.get('rc')}): "
+                     "the leak detector is off")
         elif kind == "ERROR":
             rep.fail(f"VM: {rest}")
     if "DONE" not in kinds:
@@ -287,46 +353,337 @@ def judge_vm_markers(markers, tests, rep):
         rep.fail("VM: no tests ran (no *_test or *_test.sh in the initramfs)")
 
 
-def kernel_context(lines, i):
+def kernel_kind(text):
+    for kind, rx in KERNEL_PROBLEM_RES:
+        if rx.search(text):
+            return kind
+    return None
+
+
+def kernel_context(lines, i, kind):
     """The lines around a kernel report: a little before, then up to the
-    end of the splat (or the next test marker), at most 25 lines."""
+    end of the splat (or the next test marker), at most 25 lines.
+    Returns (context, index of its last line)."""
     ctx = lines[max(0, i - 2): i + 1]
-    for line in lines[i + 1: i + 25]:
+    last = i
+    for j in range(i + 1, min(len(lines), i + 25)):
+        line = lines[j]
         if KMSG_MARK in line:
             break
+        if kind.startswith("kmemleak") and (
+                "unreferenced object 0x" in line or "new suspected memory leak" in line):
+            break
         ctx.append(line)
+        last = j
         if "---[ end" in line:
             break
-    return ctx
+        if kind.startswith("kasan") and KASAN_RULE in line:
+            break
+    return ctx, last
+
+
+class KernelReport:
+    def __init__(self, kind, text, during, section, ctx):
+        self.kind = kind
+        self.text = text        # the report's first line, without timestamp
+        self.during = during    # what ran: a test, KUnit, a kmemleak scan...
+        self.section = section  # the canary bug being triggered, if any
+        self.ctx = ctx
+
+    def what(self):
+        during = f" (during {self.during})" if self.during else ""
+        return f"kernel{during}: {self.text}"
+
+
+def marker_context(kind, rest):
+    """What a kernel-log marker says is running now (None: nothing)."""
+    name = marker_fields(rest)[0]
+    return {
+        "BEGIN": name,
+        "KUNIT_BEGIN": f"KUnit {name}",
+        "KMEMLEAK_BEGIN": f"kmemleak scan {name}",
+        "CANARY": f"canary {name}",
+    }.get(kind)
+
+
+def scan_kernel_reports(lines):
+    """Every kernel report in a console log, one per splat."""
+    reports = []
+    seen = set()
+    running = None
+    section = None
+    splat_end = -1          # last line of the previous report's context
+    leaks_since_summary = 0
+    for i, line in enumerate(lines):
+        k = line.find(KMSG_MARK)
+        if k >= 0:
+            kind, _, rest = line[k + len(KMSG_MARK):].partition(" ")
+            if kind == "CANARY":
+                section = marker_fields(rest)[0]
+            elif kind == "CANARY_END":
+                section = None
+            running = marker_context(kind, rest)
+            continue
+        ts = KERNEL_LINE.search(line)
+        if not ts:
+            continue
+        text = line[ts.start():]
+        kind = kernel_kind(text)
+        if kind is None or text in seen:
+            continue
+        seen.add(text)
+        if kind == "kmemleak-summary":
+            # "N new suspected memory leaks": the objects were printed
+            # before it (verbose kmemleak); count it only if they were not.
+            if leaks_since_summary:
+                leaks_since_summary = 0
+                continue
+        elif i <= splat_end and kind not in STANDALONE_KINDS:
+            continue  # part of the report just shown (e.g. BUG, Oops, panic)
+        if kind == "kmemleak":
+            leaks_since_summary += 1
+        ctx, splat_end = kernel_context(lines, i, kind)
+        reports.append(KernelReport(kind, line[ts.end():].strip(), running,
+                                    section, ctx))
+    return reports
 
 
 def judge_kernel_log(path, rep):
     if not os.path.exists(path):
         rep.fail(f"kernel: console log {path} missing")
         return
-    lines = read_lines(path)
-    seen = set()
-    running = None
-    splat_end = -1  # last line of the previous report's context
-    for i, line in enumerate(lines):
+    for r in scan_kernel_reports(read_lines(path)):
+        rep.fail(r.what(), r.ctx)
+
+
+# --- KUnit -------------------------------------------------------------------
+
+KTAP_VERSION = re.compile(r"^( *)KTAP version \d+\s*$")
+KTAP_SUBTEST = re.compile(r"^( *)# Subtest: (.*?)\s*$")
+KTAP_PLAN = re.compile(r"^( *)1\.\.(\d+)\s*$")
+KTAP_RESULT = re.compile(r"^( *)(ok|not ok) (\d+)(?: (.*))?$")
+# KUnit's own count for the suite that ends next (params counted one by one).
+KTAP_TOTALS = re.compile(r"^# Totals: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)")
+KTAP_INDENT = 4
+
+
+class KtapNode:
+    """A KTAP result. Leaves are what counts: a case, or each parameter of a
+    parameterised case; a suite or a case with parameters adds up its own."""
+    def __init__(self, name):
+        self.name = name
+        self.passed = self.failed = self.skipped = 0
+        self.leaves = 0
+
+    def add(self, other):
+        self.passed += other.passed
+        self.failed += other.failed
+        self.skipped += other.skipped
+        self.leaves += other.leaves
+
+
+def kunit_section(lines):
+    """The kernel log lines (timestamps stripped) from the init's
+    KUNIT_BEGIN marker to the next marker (or the end of the log)."""
+    body, inside = [], False
+    for line in lines:
         k = line.find(KMSG_MARK)
         if k >= 0:
-            kind, _, rest = line[k + len(KMSG_MARK):].partition(" ")
-            running = marker_fields(rest)[0] if kind == "BEGIN" else None
+            kind = line[k + len(KMSG_MARK):].partition(" ")[0]
+            if kind == "KUNIT_BEGIN":
+                inside, body = True, []
+            elif inside:
+                break
             continue
-        ts = KERNEL_LINE.search(line)
-        if not ts:
+        if inside:
+            ts = KERNEL_LINE.search(line)
+            if ts:
+                body.append(line[ts.end():])
+    return body
+
+
+def judge_ktap(body, rep, skip_pats, finished=True):
+    """Count the KUnit results in KTAP text; return the number of KTAP
+    headers seen. finished=False: the output was cut short (the kernel
+    died during insmod); what is there counts, and the caller reports
+    the crash once, so unfinished suites and short plans are not."""
+    pending = {}   # depth -> results at that depth not yet claimed by a parent
+    plans = {}     # depth -> "1..N" of the test list at that depth
+    names = {}     # depth -> "# Subtest:" name of the list at that depth
+    totals = None  # the last "# Totals:" line, for the suite that ends next
+    headers = 0
+
+    def fullname(depth, desc):
+        return ".".join([names[d] for d in range(1, depth + 1) if d in names] + [desc])
+
+    for text in body:
+        m = KTAP_VERSION.match(text)
+        if m:
+            d = len(m.group(1)) // KTAP_INDENT
+            headers += 1
+            for dd in [x for x in set(plans) | set(names) if x >= d]:
+                plans.pop(dd, None)
+                names.pop(dd, None)
             continue
-        text = line[ts.start():]
-        if not KERNEL_PROBLEMS.search(text) or text in seen:
+        m = KTAP_SUBTEST.match(text)
+        if m:
+            names[len(m.group(1)) // KTAP_INDENT] = m.group(2)
             continue
-        seen.add(text)
-        if i <= splat_end:
-            continue  # part of the report just shown (e.g. BUG, Oops, panic)
-        during = f" (during {running})" if running else ""
-        ctx = kernel_context(lines, i)
-        splat_end = i + len(ctx) - 3
-        rep.fail(f"kernel{during}: {line[ts.end():].strip()}", ctx)
+        m = KTAP_PLAN.match(text)
+        if m:
+            plans[len(m.group(1)) // KTAP_INDENT] = int(m.group(2))
+            continue
+        m = KTAP_TOTALS.match(text)
+        if m:
+            totals = tuple(int(x) for x in m.groups())
+            continue
+        m = KTAP_RESULT.match(text)
+        if not m or not headers:
+            continue
+        d = len(m.group(1)) // KTAP_INDENT
+        status, num, rest = m.group(2), m.group(3), (m.group(4) or "")
+        dm = DIRECTIVE.search(" " + rest)
+        if dm:
+            desc = (" " + rest)[: dm.start()].strip()
+            directive, reason = dm.group(1).upper(), dm.group(2).strip()
+        else:
+            desc, directive, reason = rest.strip(), "", ""
+        node = KtapNode(fullname(d, desc))
+        children = pending.pop(d + 1, [])
+        planned = plans.pop(d + 1, None)
+        names.pop(d + 1, None)
+        for c in children:
+            node.add(c)
+        if planned is not None and planned != len(children):
+            node.failed += 1
+            rep.fail(f"{node.name}: KTAP plan 1..{planned} but {len(children)} results")
+        if children:
+            if status == "not ok" and not node.failed:
+                node.failed += 1
+                rep.fail(f"{node.name}: not ok {num}" + (f" # {reason}" if reason else ""))
+        else:
+            node.leaves = 1
+            if status == "not ok" and directive != "TODO":
+                node.failed += 1
+                rep.fail(f"{node.name}: not ok {num}" + (f" # {reason}" if reason else ""))
+            elif directive == "SKIP":
+                if skip_expected(skip_pats, f"kunit {node.name}: {reason}"):
+                    node.skipped += 1
+                else:
+                    node.failed += 1
+                    rep.fail(f"{node.name}: unexpected skip: {reason or '(no reason)'}"
+                             f" (not in {SKIPS_NAME})")
+            else:
+                node.passed += 1
+        if d == 0:
+            if totals is not None and totals[3] != node.leaves:
+                node.failed += 1
+                rep.fail(f"{node.name}: {node.leaves} results on the log but KUnit "
+                         f"counted {totals[3]} (# Totals): lines lost?")
+            totals = None
+        pending.setdefault(d, []).append(node)
+
+    # Results whose parents never printed their own line.
+    for d in sorted((x for x in pending if x > 0), reverse=True):
+        orphans = pending.pop(d)
+        parent = KtapNode(fullname(d - 1, names.get(d, "?")) if d > 1
+                          else names.get(d, "?"))
+        for c in orphans:
+            parent.add(c)
+        if finished:
+            parent.failed += 1
+            rep.fail(f"{parent.name}: did not finish (no result line after "
+                     f"{len(orphans)} results)")
+        pending.setdefault(d - 1, []).append(parent)
+    suites = pending.get(0, [])
+    if finished and 0 in plans and plans[0] != len(suites):
+        rep.fail(f"KUnit: KTAP plan 1..{plans[0]} but {len(suites)} suites")
+    # rep.fail() counted every failure already; the nodes' own failure
+    # counts are for the per-suite lines.
+    for sn in suites:
+        rep.passed += sn.passed
+        rep.skipped += sn.skipped
+        state = "FAIL" if sn.failed else "ok  "
+        extra = f", {sn.skipped} skipped" if sn.skipped else ""
+        rep.say(f"{state} {sn.name}: {sn.passed} passed, {sn.failed} failed{extra}")
+    return headers
+
+
+def judge_kunit(log_lines, console, rep, skip_pats, required):
+    _, markers = split_log(log_lines, rep) if log_lines is not None else ([], [])
+    began = [r for k, r in markers if k == "KUNIT_BEGIN"]
+    ended = [r for k, r in markers if k == "KUNIT"]
+    if ended:
+        name, f = marker_fields(ended[-1])
+        if f.get("rc") == "missing":
+            if required:
+                rep.fail(f"KUnit: {name} missing from the initramfs, but Kbuild builds it")
+            else:
+                rep.say(f"no {name}: Kbuild does not build it yet (nothing to run)")
+            return
+    elif not began:
+        rep.fail("KUnit: never ran (the VM stopped before it)")
+        return
+    name = marker_fields((ended or began)[-1])[0]
+    if not os.path.exists(console):
+        rep.fail(f"KUnit: console log {console} missing")
+        return
+    finished = bool(ended)
+    if not finished:
+        rep.fail(f"KUnit: insmod {name} never returned (the kernel died or hung)")
+    elif marker_fields(ended[-1])[1].get("rc") != "0":
+        rep.fail(f"KUnit: insmod {name} failed "
+                 f"(rc={marker_fields(ended[-1])[1].get('rc')})")
+    if not judge_ktap(kunit_section(read_lines(console)), rep, skip_pats, finished):
+        rep.fail(f"KUnit: no KTAP output from {name} on the kernel log")
+
+
+# --- Canary --------------------------------------------------------------------
+
+CANARY_EXPECT = [
+    # bug, detector, report kinds that prove it
+    ("use-after-free", "KASAN use-after-free", ("kasan-use-after-free",)),
+    ("double-free", "KASAN double-free", ("kasan-double-free",)),
+    ("leak", "kmemleak", ("kmemleak",)),
+]
+
+
+def judge_canary(log_lines, console, rep):
+    _, markers = split_log(log_lines, rep) if log_lines is not None else ([], [])
+    ends = {}
+    for kind, rest in markers:
+        name, f = marker_fields(rest)
+        if kind == "INSMOD" and f.get("rc") != "0":
+            rep.say(f"insmod {name} failed (rc={f.get('rc')}): nothing was triggered")
+        elif kind == "CANARY_END":
+            ends[name] = f.get("rc")
+        elif kind == "KMEMLEAK" and f.get("rc") != "0":
+            rep.say(f"kmemleak {rest}: a scan failed")
+    reports = scan_kernel_reports(read_lines(console)) if os.path.exists(console) else []
+    if not os.path.exists(console):
+        rep.say(f"console log {console} missing")
+    for bug, detector, kinds in CANARY_EXPECT:
+        got = [r for r in reports if r.section == bug]
+        if bug not in ends:
+            rep.fail(f"{bug}: not triggered (the VM stopped before), so {detector} is unproven")
+            continue
+        wrong = [r for r in got if r.kind not in kinds]
+        ours = [r for r in got if r.kind in kinds
+                and any("vrampool_canary" in line for line in r.ctx)]
+        if ours and not wrong:
+            rep.passed += 1
+            rep.say(f"ok   {bug}: caught by {detector}, and it fails a run: {ours[0].text}")
+        elif not got:
+            rep.fail(f"{bug}: {detector} reported nothing: the detector is silent")
+        else:
+            rep.fail(f"{bug}: expected only {detector} reports naming vrampool_canary, got "
+                     + ", ".join(f"{r.kind} ({r.text})" for r in got),
+                     [line for r in got for line in r.ctx][:30])
+    for r in reports:
+        if r.section is None:
+            rep.fail(r.what() + " (outside the canary's bugs)", r.ctx)
+    if "DONE" not in [k for k, _ in markers]:
+        rep.fail("VM: did not reach the end: kernel panic, hang or timeout")
 
 
 def sum_results(paths):
@@ -345,6 +702,7 @@ def sum_results(paths):
 
 
 def main():
+    global SKIPS_NAME
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--vm", action="store_true", help="judge the init's markers too")
     ap.add_argument("--console", help="kernel console log to scan")
@@ -354,15 +712,18 @@ def main():
     ap.add_argument("--prefix-summary", action="store_true",
                     help="prefix the summary line with the label too")
     ap.add_argument("--sum", action="store_true", help="add up result files")
+    ap.add_argument("--kunit", choices=("required", "optional"),
+                    help="judge the KUnit results on the console log instead")
+    ap.add_argument("--canary", action="store_true",
+                    help="judge the detector proof (canary VM) instead")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
 
     if a.sum:
         return sum_results(a.files)
 
-    if a.expected_skips is None:
-        here = os.path.dirname(os.path.abspath(__file__))
-        a.expected_skips = os.path.join(here, "..", "expected-skips")
+    if a.expected_skips:
+        SKIPS_NAME = os.path.basename(a.expected_skips)
     skip_pats = load_expected_skips(a.expected_skips)
 
     rep = Report(a.label)
@@ -370,15 +731,20 @@ def main():
     lines = read_lines(log) if os.path.exists(log) else None
     if lines is None:
         rep.fail(f"log {log} missing")
-        tests, markers = [], []
+    if (a.kunit or a.canary) and not a.console:
+        ap.error("--kunit and --canary need --console")
+    if a.kunit:
+        judge_kunit(lines, a.console, rep, skip_pats, a.kunit == "required")
+    elif a.canary:
+        judge_canary(lines, a.console, rep)
     else:
-        tests, markers = split_log(lines, rep)
-    for t in tests:
-        judge_test(t, rep, skip_pats)
-    if a.vm:
-        judge_vm_markers(markers, tests, rep)
-    if a.console:
-        judge_kernel_log(a.console, rep)
+        tests, markers = split_log(lines, rep) if lines is not None else ([], [])
+        for t in tests:
+            judge_test(t, rep, skip_pats)
+        if a.vm:
+            judge_vm_markers(markers, tests, rep)
+        if a.console:
+            judge_kernel_log(a.console, rep)
 
     if a.result:
         with open(a.result, "w") as fh:
