@@ -478,6 +478,7 @@ int vrampool_sysfs_client_add(struct vrampool_client *client)
 	return 0;
 
 err_persistent:
+	kfree(cs->slots);
 	kobj_remove(cs->persistent);
 err_pools:
 	kobj_remove(cs->pools);

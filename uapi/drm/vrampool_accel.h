@@ -136,9 +136,13 @@ struct drm_vrampool_get_param {
  * explicit list of &struct drm_vrampool_pool_entry. The kernel checks the
  * whole request and resolves every entry against the device's properties
  * (sizes aligned up to the device alignment) before it touches anything; a
- * refused install changes nothing and says why in
- * &struct drm_vrampool_layout_error. With %DRM_VRAMPOOL_INSTALL_TEST_ONLY
- * the request is checked and resolved but not installed.
+ * request or layout refused by the rules below changes nothing and says why
+ * in &struct drm_vrampool_layout_error. A valid layout is then installed
+ * after an explicit cleanup of the client's pools (see "allocations"), or
+ * refused with -EBUSY if dynamic allocations still live: that refusal
+ * leaves the layout and generation as they were, but the cleanup has run.
+ * With %DRM_VRAMPOOL_INSTALL_TEST_ONLY the request is checked and resolved,
+ * and the live-allocation check made, but nothing is cleaned or installed.
  *
  * The rules, in the order they are checked:
  *
@@ -361,7 +365,8 @@ struct drm_vrampool_layout_error {
  *
  * Return: 0 on success; on failure -1 with errno set and @error filled in:
  * -EINVAL, -E2BIG, -EOPNOTSUPP, -EOVERFLOW or -EBUSY as the error code
- * says; -EFAULT for an unreadable, NULL or misaligned @entries; -ENOMEM.
+ * says; -EFAULT for an unreadable, NULL or misaligned @entries; -ENOMEM;
+ * -EINTR when interrupted before anything changed (call again).
  */
 struct drm_vrampool_pool_install {
 	/** @flags: [in] ``DRM_VRAMPOOL_INSTALL_*`` flags */
