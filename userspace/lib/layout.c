@@ -106,10 +106,14 @@ int vrampool_pool_install(int fd, uint32_t flags, uint32_t preset,
 	struct drm_vrampool_pool_install args = {
 		.flags = flags,
 		.preset = preset,
-		.entries = (uintptr_t)entries,
-		.count = count,
-		.entry_size = preset == DRM_VRAMPOOL_PRESET_NONE ? sizeof(*entries) : 0,
 	};
+
+	/* With a preset, the kernel wants no list at all. */
+	if (preset == DRM_VRAMPOOL_PRESET_NONE) {
+		args.entries = (uintptr_t)entries;
+		args.count = count;
+		args.entry_size = sizeof(*entries);
+	}
 
 	if (ioctl(fd, DRM_IOCTL_VRAMPOOL_POOL_INSTALL, &args)) {
 		int ret = -errno;
