@@ -112,11 +112,12 @@ int vrampool_device_init(struct vrampool_device *vdev, enum vrampool_backend bac
 		return ret;
 	INIT_LIST_HEAD(&vdev->clients);
 
-	ret = drm_dev_register(&vdev->drm, 0);
+	/* Nothing may fail once the node is registered: sysfs comes first. */
+	ret = vrampool_sysfs_init(vdev);
 	if (ret)
 		return ret;
 
-	ret = vrampool_sysfs_init(vdev);
+	ret = drm_dev_register(&vdev->drm, 0);
 	if (ret)
 		return ret;
 

@@ -17,13 +17,13 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/device.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
 #include <drm/drm_file.h>
-#include <drm/drm_managed.h>
 
 #include "vrampool_client.h"
 #include "vrampool_device.h"
@@ -81,10 +81,15 @@ static const struct kobj_type vrampool_dev_ktype = {
 	.default_groups = vrampool_dev_groups,
 };
 
-static void vrampool_sysfs_fini(struct drm_device *drm, void *arg)
+static void vrampool_sysfs_fini(void *data)
 {
-	struct vrampool_device *vdev = to_vrampool_device(drm);
+	struct vrampool_device *vdev = data;
 
+	/*
+	 * At unbind: the folder lives under the bus device and must go with
+	 * the binding, even while clients keep the DRM device open. Their
+	 * folders go with it; removing theirs later is harmless.
+	 */
 	kobject_put(vdev->sysfs_clients);
 	kobject_del(vdev->sysfs);
 	kobject_put(vdev->sysfs);
@@ -92,9 +97,9 @@ static void vrampool_sysfs_fini(struct drm_device *drm, void *arg)
 
 /**
  * vrampool_sysfs_init() - create <device>/vrampool/ and its clients/ folder
- * @vdev: the device, registered
+ * @vdev: the device, before it is registered
  *
- * Removed when the DRM device is released, after the last client.
+ * Removed when the device is unbound (a managed action of the bus device).
  *
  * Return: 0 or a negative errno.
  */
@@ -122,7 +127,7 @@ int vrampool_sysfs_init(struct vrampool_device *vdev)
 		kobject_put(vdev->sysfs);
 		return -ENOMEM;
 	}
-	return drmm_add_action_or_reset(&vdev->drm, vrampool_sysfs_fini, NULL);
+	return devm_add_action_or_reset(vdev->drm.dev, vrampool_sysfs_fini, vdev);
 }
 
 /* ---- clients/<id>/ -------------------------------------------------------- */

@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# A device unbound while a client holds it open goes away cleanly: its
+# vrampool/ folder goes with the binding, and it binds again at once, with
+# no stale accel node left behind, before and after that client closes.
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; }
+check() { # NAME COMMAND...
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+echo "TAP version 13"
+MAIN=${VRAMPOOL_IVSHMEM_MAIN%% *}
+if [ -z "$MAIN" ] || [ ! -d /sys/bus/platform/devices/vrampool.0 ]; then
+	echo "1..0 # SKIP needs the VM's emulated and ivshmem devices"
+	exit 4
+fi
+echo "1..12"
+
+# Every accel node belongs to a bound device: none is stale.
+no_stale_nodes() {
+	for d in /sys/class/accel/accel*; do
+		[ -e "$d" ] || continue
+		[ -e "$d/device/driver" ] || { echo "# stale node $d"; return 1; }
+	done
+}
+
+# rebind BUS DEVICE: unbind DEVICE while a client holds it, bind it again.
+rebind() {
+	bus=$1 dev=$2
+	D=/sys/bus/$bus/devices/$dev
+	node=$(ls "$D/accel" | head -n 1)
+	exec 3<>"/dev/accel/$node"
+	echo "$dev" > "/sys/bus/$bus/drivers/vrampool/unbind"
+	check "$dev: vrampool/ goes with the binding" [ ! -e "$D/vrampool" ]
+	check "$dev: binds again while the old client is open" \
+		sh -c "echo $dev > /sys/bus/$bus/drivers/vrampool/bind"
+	check "$dev: a new accel node with its vrampool/ folder" \
+		[ -d "$D/vrampool/clients" -a -n "$(ls "$D/accel" 2>/dev/null)" ]
+	exec 3>&-
+	check "$dev: no stale accel node after the old client closed" no_stale_nodes
+	check "$dev: the old client's folder is gone" [ -z "$(ls "$D/vrampool/clients")" ]
+	check "$dev: the new node opens" sh -c "exec 4<>/dev/accel/$(ls "$D/accel" | head -n 1)"
+}
+
+rebind pci "$MAIN"
+rebind platform vrampool.0
+
+echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
+[ $failed -eq 0 ]
