@@ -1,25 +1,36 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # vrampool: build the module, the userspace and the tests, and run the tests
-# on the host and in a QEMU VM booting Debian's own 6.12 kernel.
+# on the host, in a QEMU VM booting Debian's own 6.12 kernel, and in a QEMU VM
+# booting a debug kernel built from Debian's linux-source-6.12.
 #
 #   make setup          install packages, fetch Debian's kernel (cached)
 #   make module         build ./vrampool.ko against Debian's 6.12 headers
 #   make selftests      build the kselftests into build/selftests/
 #   make userspace      build libvrampool and vrampoolctl into build/userspace/
 #   make check-host     host unit tests (tests/host) + the log checker's self-test
-#   make check-debian   (alias check-vm) run the kselftests in the VM
-#   make check          both; the last line is "N passed, N failed[, N skipped]"
+#   make check-debian   (alias check-vm) run the kselftests in the Debian-kernel VM
+#   make check-debug    the debug tier: build the debug kernel if its config or
+#                       source changed (selftests/vm/debug.config), vrampool.ko,
+#                       vrampool_kunit.ko and vrampool_canary.ko for it; run the
+#                       kselftests + KUnit in a VM booting it (fails on any KASAN,
+#                       lockdep, kmemleak, ... report), then prove in a second
+#                       boot that each detector catches its deliberate bug
+#   make check          all three tiers; the last line is
+#                       "N passed, N failed[, N skipped]" summed over all
+#   make debug-kernel   only build (or find cached) the debug kernel
 #   make demo           boot the VM and show the devices
 #   make vm-shell       boot the VM into an interactive shell (Ctrl-a x quits)
-#   make clean          remove build output (keeps the downloaded kernel)
+#   make vm-shell-debug the same on the debug kernel
+#   make clean          remove build output (keeps the kernels)
 #   make distclean      remove all of build/
 #
 # Knobs for the VM targets:
 #   VRAMPOOL_ARGS="emulated_devices=2 vram_size=..."   module parameters
 #   TESTS="vrampool_device_test"                        run only these tests
 #   VM_APPEND="drm.debug=0x2"                           extra kernel parameters
-#   TEST_TIMEOUT=300 VM_TIMEOUT=900                     seconds
+#   TEST_TIMEOUT=300 VM_TIMEOUT=900                     seconds (Debian kernel)
+#   DEBUG_TEST_TIMEOUT=900 DEBUG_VM_TIMEOUT=1800        seconds (debug kernel)
 
 BUILD       := $(CURDIR)/build
 VM          := $(CURDIR)/selftests/vm
@@ -35,24 +46,52 @@ SELFTESTS_OUT := $(BUILD)/selftests
 HOST_OUT    := $(BUILD)/host
 USER_OUT    := $(BUILD)/userspace
 INITRAMFS   := $(VMDIR)/initramfs.cpio
-CHECK_LOG   := python3 $(VM)/check-log.py --expected-skips $(CURDIR)/selftests/expected-skips
-# Under "make check" a failing suite does not stop the other: the total
-# line decides the exit status.
-KEEP_GOING   = $(if $(IN_CHECK),--prefix-summary || true)
+CHECK_LOG   := python3 $(VM)/check-log.py
+SKIPS       := $(CURDIR)/selftests/expected-skips
+
+# The debug tier. build-debug-kernel.sh points current/ at the build.
+DBG         := $(BUILD)/debug-kernel/current
+DBG_KDIR    := $(DBG)/obj
+DBG_KVER     = $(shell cat $(DBG)/release 2>/dev/null)
+DBG_BZIMAGE := $(DBG_KDIR)/arch/x86/boot/bzImage
+DBG_MODDIR  := $(BUILD)/debug-module
+DBG_CANARY  := $(BUILD)/debug-canary
+DBG_INITRAMFS := $(VMDIR)/initramfs-debug.cpio
+# Once Kbuild names vrampool_kunit, the KUnit module must exist and run.
+KUNIT_NEED   = $(if $(shell grep -s vrampool_kunit $(MODDIR)/Kbuild),required,optional)
+# Module sources are copied (not built in place): the Debian build's
+# objects in the repository must not meet the debug kernel's.
+RSYNC_SRC   := rsync -a --delete --exclude=/build/ --exclude=/.git/ \
+	--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
+	--exclude='.*.cmd' --exclude='.*.d' --exclude='*.a' --exclude='.*.tmp' \
+	--exclude=Module.symvers --exclude=modules.order
 
 VRAMPOOL_ARGS ?=
 TESTS         ?=
 VM_APPEND     ?=
 TEST_TIMEOUT  ?= $(or $(shell sed -n 's/^timeout=//p' $(SELFTESTS)/settings 2>/dev/null),300)
 VM_TIMEOUT    ?= 900
+# KASAN, lockdep and kmemleak under TCG: allow three times as long.
+DEBUG_TEST_TIMEOUT ?= $(shell echo $$(( $(TEST_TIMEOUT) * 3 )))
+DEBUG_VM_TIMEOUT   ?= 1800
 
 VM_OPTS = --timeout $(VM_TIMEOUT) \
 	$(if $(VRAMPOOL_ARGS),--args "$(VRAMPOOL_ARGS)") \
 	$(if $(TESTS),--tests "$(TESTS)") \
 	--append "vrampool.timeout=$(TEST_TIMEOUT) $(VM_APPEND)"
+DEBUG_VM_OPTS = --tier debug --kernel $(DBG_BZIMAGE) --initrd $(DBG_INITRAMFS) \
+	--timeout $(DEBUG_VM_TIMEOUT) \
+	$(if $(VRAMPOOL_ARGS),--args "$(VRAMPOOL_ARGS)") \
+	$(if $(TESTS),--tests "$(TESTS)") \
+	--append "vrampool.timeout=$(DEBUG_TEST_TIMEOUT) $(VM_APPEND)"
+
+RESULTS_DEBUG := $(VMDIR)/debug.result $(VMDIR)/kunit.result $(VMDIR)/canary.result
+RESULTS_ALL   := $(HOST_OUT)/result $(VMDIR)/check.result $(RESULTS_DEBUG)
 
 .PHONY: all setup module selftests userspace initramfs \
-	check check-host check-debian check-vm demo vm-shell clean distclean
+	check check-host check-debian check-vm demo vm-shell clean distclean \
+	debug-kernel debug-module debug-canary debug-initramfs check-debug vm-shell-debug \
+	host-tests run-host run-debian run-debug run-canary
 
 all: module selftests userspace
 
@@ -79,37 +118,109 @@ initramfs: module selftests userspace
 	@$(VM)/mkinitramfs.sh -k $(KVER) -o $(INITRAMFS) -m $(KO) -t $(SELFTESTS_OUT) \
 		-b $(USER_OUT)/vrampoolctl-static
 
+# Every suite is run in two steps: run-* writes logs (quietly, so that runs
+# can go in parallel), then a judge reads them and prints results. The check-*
+# targets do both; "make check" runs all four runs at once (the debug VM is
+# the long one; it uses one CPU) and then judges them in order.
+
+JUDGE_HOST = $(CHECK_LOG) --label host --expected-skips $(SKIPS).host \
+	--result $(HOST_OUT)/result $(HOST_OUT)/host.log
+JUDGE_DEBIAN = $(CHECK_LOG) --label vm --vm --console $(VMDIR)/check.console.log \
+	--expected-skips $(SKIPS).debian --result $(VMDIR)/check.result $(VMDIR)/check.log
+JUDGE_DEBUG = $(CHECK_LOG) --label debug --vm --console $(VMDIR)/debug.console.log \
+	--expected-skips $(SKIPS).debug --result $(VMDIR)/debug.result $(VMDIR)/debug.log
+JUDGE_KUNIT = $(CHECK_LOG) --label kunit --kunit $(KUNIT_NEED) \
+	--console $(VMDIR)/debug.console.log --expected-skips $(SKIPS).debug \
+	--result $(VMDIR)/kunit.result $(VMDIR)/debug.log
+JUDGE_CANARY = $(CHECK_LOG) --label canary --canary --console $(VMDIR)/canary.console.log \
+	--result $(VMDIR)/canary.result $(VMDIR)/canary.log
+
 # Host unit tests print kselftest TAP, like the VM tests; so does the log
 # checker's self-test. run-tests.sh wraps each program in markers.
-check-host: setup
-	@rm -f $(HOST_OUT)/result
+host-tests: setup
 	@mkdir -p $(HOST_OUT)
 	@if [ -f tests/host/Makefile ]; then \
 		$(MAKE) -C tests/host OUT=$(HOST_OUT) KSFT=$(KSFT); \
 	else \
 		echo "check-host: no tests/host/Makefile yet: only the checker's self-test runs"; \
 	fi
-	@{ $(VM)/run-tests.sh -t $(TEST_TIMEOUT) $(HOST_OUT); \
-	   $(VM)/run-tests.sh -t 60 $(VM) check-log-selftest.sh; } > $(HOST_OUT)/host.log
-	@$(CHECK_LOG) --label host --result $(HOST_OUT)/result $(HOST_OUT)/host.log $(KEEP_GOING)
 
-check-debian: initramfs
+run-host: host-tests
+	@rm -f $(HOST_OUT)/result
+	@{ $(VM)/run-tests.sh -t $(TEST_TIMEOUT) $(HOST_OUT); \
+	   $(VM)/run-tests.sh -t $(TEST_TIMEOUT) $(VM) check-log-selftest.sh; } > $(HOST_OUT)/host.log
+
+check-host: run-host
+	@$(JUDGE_HOST)
+
+run-debian: initramfs
 	@rm -f $(VMDIR)/check.result
 	@echo "VM: booting $(KVER); logs: $(VMDIR)/check.log, check.console.log"
 	@$(VM)/run-vm.sh --mode check --name check $(VM_OPTS) || true
-	@$(CHECK_LOG) --label vm --vm --console $(VMDIR)/check.console.log \
-		--result $(VMDIR)/check.result $(VMDIR)/check.log $(KEEP_GOING)
+
+check-debian: run-debian
+	@$(JUDGE_DEBIAN)
 
 check-vm: check-debian
 
-# Both suites run even when one fails; the total is the last line.
-check:
-	@rm -f $(HOST_OUT)/result $(VMDIR)/check.result
+# --- The debug tier -----------------------------------------------------------
+
+debug-kernel: setup
+	@$(VM)/build-debug-kernel.sh
+
+debug-module: debug-kernel
+	@mkdir -p $(DBG_MODDIR)
+	@$(RSYNC_SRC) $(MODDIR)/ $(DBG_MODDIR)/
+	$(MAKE) -C $(DBG_KDIR) M=$(DBG_MODDIR) modules
+
+debug-canary: debug-kernel
+	@mkdir -p $(DBG_CANARY)
+	@$(RSYNC_SRC) $(CURDIR)/selftests/canary/ $(DBG_CANARY)/
+	$(MAKE) -C $(DBG_KDIR) M=$(DBG_CANARY) modules
+
+# The same test binaries as the Debian VM; the debug kernel's modules.
+debug-initramfs: debug-module debug-canary selftests userspace
+	@$(VM)/mkinitramfs.sh -k $(DBG_KVER) -r $(DBG)/root -o $(DBG_INITRAMFS) \
+		-m $(DBG_MODDIR)/vrampool.ko -t $(SELFTESTS_OUT) \
+		-b $(USER_OUT)/vrampoolctl-static -e $(DBG_CANARY)/vrampool_canary.ko \
+		$(if $(filter required,$(KUNIT_NEED)),-e $(DBG_MODDIR)/vrampool_kunit.ko)
+
+run-debug: debug-initramfs
+	@rm -f $(VMDIR)/debug.result $(VMDIR)/kunit.result
+	@echo "VM: booting the debug kernel $(DBG_KVER); logs: $(VMDIR)/debug.log, debug.console.log"
+	@$(VM)/run-vm.sh --mode check --name debug $(DEBUG_VM_OPTS) || true
+
+run-canary: debug-initramfs
+	@rm -f $(VMDIR)/canary.result
+	@echo "VM: booting the debug kernel with vrampool_canary.ko; logs: $(VMDIR)/canary.log, canary.console.log"
+	@$(VM)/run-vm.sh --mode canary --name canary $(DEBUG_VM_OPTS) --timeout 600 || true
+
+# Three results: the kselftests + every kernel report (debug.result), the
+# KUnit cases (kunit.result), the detector proof (canary.result). Both VMs
+# run at once; all three are judged even when one fails.
+check-debug:
+	@rm -f $(RESULTS_DEBUG)
 	@rc=0; \
-	$(MAKE) -s --no-print-directory IN_CHECK=1 check-host || rc=1; \
-	$(MAKE) -s --no-print-directory IN_CHECK=1 check-debian || rc=1; \
-	echo "== total (host + VM)"; \
-	$(CHECK_LOG) --sum $(HOST_OUT)/result $(VMDIR)/check.result || rc=1; \
+	$(MAKE) -s --no-print-directory -k -j2 run-debug run-canary || rc=1; \
+	$(JUDGE_DEBUG) --prefix-summary || rc=1; \
+	$(JUDGE_KUNIT) --prefix-summary || rc=1; \
+	$(JUDGE_CANARY) --prefix-summary || rc=1; \
+	echo "== total (debug kernel + KUnit + canary)"; \
+	$(CHECK_LOG) --sum $(RESULTS_DEBUG) || rc=1; \
+	exit $$rc
+
+# Every tier runs even when one fails; the total is the last line.
+check:
+	@rm -f $(RESULTS_ALL)
+	@rc=0; \
+	$(MAKE) -s --no-print-directory -k -j4 run-host run-debian run-debug run-canary || rc=1; \
+	$(JUDGE_HOST) --prefix-summary || rc=1; \
+	$(JUDGE_DEBIAN) --prefix-summary || rc=1; \
+	$(JUDGE_DEBUG) --prefix-summary || rc=1; \
+	$(JUDGE_KUNIT) --prefix-summary || rc=1; \
+	$(JUDGE_CANARY) --prefix-summary || rc=1; \
+	echo "== total (host + Debian VM + debug VM + KUnit + canary)"; \
+	$(CHECK_LOG) --sum $(RESULTS_ALL) || rc=1; \
 	exit $$rc
 
 demo: initramfs
@@ -117,6 +228,9 @@ demo: initramfs
 
 vm-shell: initramfs
 	@$(VM)/run-vm.sh --mode shell $(VM_OPTS)
+
+vm-shell-debug: debug-initramfs
+	@$(VM)/run-vm.sh --mode shell $(DEBUG_VM_OPTS)
 
 # Not "make -C $(KDIR) M=... clean": kbuild's clean deletes every *.ko.* and
 # *.[aios] below M, build/ included (Debian's modules among them).
@@ -127,7 +241,7 @@ KBUILD_JUNK := -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
 clean:
 	find $(MODDIR) \( -path $(BUILD) -o -name .git \) -prune -o \
 		-type f \( $(KBUILD_JUNK) \) -print0 | xargs -0r rm -f
-	rm -rf $(SELFTESTS_OUT) $(HOST_OUT) $(USER_OUT) $(VMDIR)
+	rm -rf $(SELFTESTS_OUT) $(HOST_OUT) $(USER_OUT) $(VMDIR) $(DBG_MODDIR) $(DBG_CANARY)
 
 distclean: clean
 	rm -rf $(BUILD)
