@@ -119,7 +119,8 @@ struct vrampool_error {
 	enum vrampool_error_kind kind;
 	int os_errno;		/* the errno of the failed call (0: checked client-side) */
 	uint32_t entry;		/* entry at fault, or DRM_VRAMPOOL_NO_ENTRY */
-	uint32_t field;		/* DRM_VRAMPOOL_FIELD_*: ZERO_SIZE, SIZE_OVERFLOW, INVALID_ARGUMENT */
+	uint32_t field;		/* DRM_VRAMPOOL_FIELD_* the kernel named (meaningful for
+				 * ZERO_SIZE, SIZE_OVERFLOW, INVALID_ARGUMENT) */
 	uint64_t page_size;	/* SLICE_LARGER_THAN_PAGE, CAP_SMALLER_THAN_PAGE */
 	uint64_t max_slice_size; /* SLICE_LARGER_THAN_PAGE */
 	uint64_t max_pool_size;	/* CAP_SMALLER_THAN_PAGE */
