@@ -139,11 +139,8 @@ JUDGE_CANARY = $(CHECK_LOG) --label canary --canary --console $(VMDIR)/canary.co
 # checker's self-test. run-tests.sh wraps each program in markers.
 host-tests: setup
 	@mkdir -p $(HOST_OUT)
-	@if [ -f tests/host/Makefile ]; then \
-		$(MAKE) -C tests/host OUT=$(HOST_OUT) KSFT=$(KSFT); \
-	else \
-		echo "check-host: no tests/host/Makefile yet: only the checker's self-test runs"; \
-	fi
+	@$(MAKE) -C tests/host OUT=$(HOST_OUT) KSFT=$(KSFT)
+	@$(MAKE) -s -C tests/cli OUT=$(HOST_OUT) USER_OUT=$(USER_OUT)
 
 run-host: host-tests
 	@rm -f $(HOST_OUT)/result
