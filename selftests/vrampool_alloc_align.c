@@ -29,29 +29,14 @@ FIXTURE(align) {
 	uint64_t vram_start;
 };
 
-FIXTURE_VARIANT(align) {
-	enum vp_backend backend;
-};
-
-FIXTURE_VARIANT_ADD(align, platform) { .backend = VP_BACKEND_PLATFORM };
-FIXTURE_VARIANT_ADD(align, pci) { .backend = VP_BACKEND_PCI };
+VP_BACKEND_VARIANTS(align);
 
 FIXTURE_SETUP(align)
 {
-	uint64_t alignment;
-	int ret;
-
-	self->fd = -1;
-	ret = vp_find_backend(variant->backend, &self->dev);
-	ASSERT_EQ(0, ret) TH_LOG("no %s device: %s", vp_backend_str(variant->backend),
-				 strerror(-ret));
-	self->fd = vp_open_device(&self->dev);
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", self->dev.path, strerror(-self->fd));
-	ASSERT_EQ(0, vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_ALIGNMENT, &alignment));
-	ASSERT_EQ(ALIGN, alignment) {
-		TH_LOG("%s: run by vrampool_alloc_align_test.sh, with vrampool.ko loaded "
-		       "with alignment=64", self->dev.name);
-	}
+	self->fd = vp_setup_open_first(_metadata, variant->backend, &self->dev);
+	vpa_require_alignment(_metadata, self->fd, &self->dev, ALIGN,
+			      "run by vrampool_alloc_align_test.sh, with vrampool.ko loaded "
+			      "with alignment=64");
 	ASSERT_EQ(0, vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_VRAM_IN_USE, &self->vram_start));
 }
 

@@ -42,24 +42,13 @@ FIXTURE(afault) {
 	struct vp_device dev;
 };
 
-FIXTURE_VARIANT(afault) {
-	enum vp_backend backend;
-};
-
-FIXTURE_VARIANT_ADD(afault, platform) { .backend = VP_BACKEND_PLATFORM };
-FIXTURE_VARIANT_ADD(afault, pci) { .backend = VP_BACKEND_PCI };
+VP_BACKEND_VARIANTS(afault);
 
 FIXTURE_SETUP(afault)
 {
-	int ret;
-
 	self->fd = -1;
 	VP_FAULT_REQUIRE();
-	ret = vp_find_backend(variant->backend, &self->dev);
-	ASSERT_EQ(0, ret) TH_LOG("no %s device: %s", vp_backend_str(variant->backend),
-				 strerror(-ret));
-	self->fd = vp_open_device(&self->dev);
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", self->dev.path, strerror(-self->fd));
+	self->fd = vp_setup_open_first(_metadata, variant->backend, &self->dev);
 }
 
 FIXTURE_TEARDOWN(afault)

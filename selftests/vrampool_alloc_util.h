@@ -221,6 +221,20 @@ static inline uint64_t vpa_param(int fd, uint32_t param)
 	return vp_get_param(fd, param, &v) ? UINT64_MAX : v;
 }
 
+/*
+ * For a fixture setup: the device's alignment must be @want; @why (in the
+ * log) says who needs it.
+ */
+static inline void vpa_require_alignment(struct __test_metadata *_metadata, int fd,
+					 const struct vp_device *dev, uint64_t want,
+					 const char *why)
+{
+	uint64_t alignment;
+
+	ASSERT_EQ(0, vp_get_param(fd, DRM_VRAMPOOL_PARAM_ALIGNMENT, &alignment));
+	ASSERT_EQ(want, alignment) TH_LOG("%s: %s", dev->name, why);
+}
+
 /* What a pool's statistics must be. */
 struct vpa_stats {
 	uint64_t allocations;

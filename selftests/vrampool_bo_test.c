@@ -32,17 +32,7 @@ FIXTURE(bo) {
 	int bos[MAX_BOS];
 };
 
-FIXTURE_VARIANT(bo) {
-	enum vp_backend backend;
-};
-
-FIXTURE_VARIANT_ADD(bo, platform) {
-	.backend = VP_BACKEND_PLATFORM,
-};
-
-FIXTURE_VARIANT_ADD(bo, pci) {
-	.backend = VP_BACKEND_PCI,
-};
+VP_BACKEND_VARIANTS(bo);
 
 FIXTURE_SETUP(bo)
 {
@@ -52,13 +42,7 @@ FIXTURE_SETUP(bo)
 	for (i = 0; i < MAX_BOS; i++)
 		self->bos[i] = -1;
 
-	ret = vp_find_backend(variant->backend, &self->dev);
-	ASSERT_EQ(0, ret) {
-		TH_LOG("no %s vrampool device: %s", vp_backend_str(variant->backend),
-		       strerror(-ret));
-	}
-	self->fd = vp_open_device(&self->dev);
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", self->dev.path, strerror(-self->fd));
+	self->fd = vp_setup_open_first(_metadata, variant->backend, &self->dev);
 	ret = vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_VRAM_SIZE, &self->vram);
 	ASSERT_EQ(0, ret) TH_LOG("VRAM_SIZE: %s", strerror(-ret));
 	ret = vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_VRAM_IN_USE, &self->base);

@@ -28,30 +28,12 @@ FIXTURE(devices) {
 
 FIXTURE_SETUP(devices)
 {
-	int i;
-
-	for (i = 0; i < VP_MAX_DEVICES; i++)
-		self->fds[i] = -1;
-	self->n = vp_enumerate(self->devs, VP_MAX_DEVICES);
-	ASSERT_LE(0, self->n) TH_LOG("enumerating %s: %s",
-				     VP_SYSFS_ACCEL_CLASS, strerror(-self->n));
-	ASSERT_LT(0, self->n) TH_LOG("no accel device is bound to " VP_DRIVER_NAME);
-	for (i = 0; i < self->n; i++) {
-		self->fds[i] = vp_open_device(&self->devs[i]);
-		ASSERT_LE(0, self->fds[i]) {
-			TH_LOG("open %s (%s): %s", self->devs[i].path,
-			       self->devs[i].name, strerror(-self->fds[i]));
-		}
-	}
+	self->n = vp_setup_open_all(_metadata, VP_BACKEND_ANY, self->devs, self->fds);
 }
 
 FIXTURE_TEARDOWN(devices)
 {
-	int i;
-
-	for (i = 0; i < VP_MAX_DEVICES; i++)
-		if (self->fds[i] >= 0)
-			close(self->fds[i]);
+	vp_teardown_close_all(self->fds);
 }
 
 /* Expected VRAM size of @dev: vram_size for emulated, BAR2 for PCI. */

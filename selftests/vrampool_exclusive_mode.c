@@ -37,17 +37,7 @@ FIXTURE(exclusive) {
 	struct vp_props props[VP_MAX_DEVICES];
 };
 
-FIXTURE_VARIANT(exclusive) {
-	enum vp_backend backend;
-};
-
-FIXTURE_VARIANT_ADD(exclusive, platform) {
-	.backend = VP_BACKEND_PLATFORM,
-};
-
-FIXTURE_VARIANT_ADD(exclusive, pci) {
-	.backend = VP_BACKEND_PCI,
-};
+VP_BACKEND_VARIANTS(exclusive);
 
 #define CL(i) (&(struct vp_client){ self->fds[i], self->devs[i].name, &self->props[i] })
 
@@ -55,19 +45,8 @@ FIXTURE_SETUP(exclusive)
 {
 	int i, ret;
 
-	for (i = 0; i < VP_MAX_DEVICES; i++)
-		self->fds[i] = -1;
-	self->n = vp_enumerate_backend(variant->backend, self->devs, VP_MAX_DEVICES);
-	ASSERT_LE(0, self->n) TH_LOG("enumerating: %s", strerror(-self->n));
-	ASSERT_LT(0, self->n) {
-		TH_LOG("no %s device is bound to " VP_DRIVER_NAME,
-		       vp_backend_str(variant->backend));
-	}
+	self->n = vp_setup_open_all(_metadata, variant->backend, self->devs, self->fds);
 	for (i = 0; i < self->n; i++) {
-		self->fds[i] = vp_open_device(&self->devs[i]);
-		ASSERT_LE(0, self->fds[i]) {
-			TH_LOG("open %s: %s", self->devs[i].path, strerror(-self->fds[i]));
-		}
 		ret = vp_read_props(self->fds[i], &self->props[i]);
 		ASSERT_EQ(0, ret) TH_LOG("%s: GET_PARAM: %s", self->devs[i].name, strerror(-ret));
 	}
@@ -75,11 +54,7 @@ FIXTURE_SETUP(exclusive)
 
 FIXTURE_TEARDOWN(exclusive)
 {
-	int i;
-
-	for (i = 0; i < VP_MAX_DEVICES; i++)
-		if (self->fds[i] >= 0)
-			close(self->fds[i]);
+	vp_teardown_close_all(self->fds);
 }
 
 TEST_F(exclusive, get_param_says_exclusive)

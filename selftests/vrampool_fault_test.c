@@ -43,17 +43,7 @@ FIXTURE(fault) {
 	struct vp_props props[VP_MAX_DEVICES];
 };
 
-FIXTURE_VARIANT(fault) {
-	enum vp_backend backend;
-};
-
-FIXTURE_VARIANT_ADD(fault, platform) {
-	.backend = VP_BACKEND_PLATFORM,
-};
-
-FIXTURE_VARIANT_ADD(fault, pci) {
-	.backend = VP_BACKEND_PCI,
-};
+VP_BACKEND_VARIANTS(fault);
 
 /*
  * Give the client VRAM to lose: a live persistent allocation, and a free
@@ -81,21 +71,9 @@ FIXTURE_SETUP(fault)
 {
 	int i, ret;
 
-	for (i = 0; i < VP_MAX_DEVICES; i++)
-		self->fds[i] = -1;
 	VP_FAULT_REQUIRE();
-
-	self->n = vp_enumerate_backend(variant->backend, self->devs, VP_MAX_DEVICES);
-	ASSERT_LE(0, self->n) TH_LOG("enumerating: %s", strerror(-self->n));
-	ASSERT_LT(0, self->n) {
-		TH_LOG("no %s device is bound to " VP_DRIVER_NAME,
-		       vp_backend_str(variant->backend));
-	}
+	self->n = vp_setup_open_all(_metadata, variant->backend, self->devs, self->fds);
 	for (i = 0; i < self->n; i++) {
-		self->fds[i] = vp_open_device(&self->devs[i]);
-		ASSERT_LE(0, self->fds[i]) {
-			TH_LOG("open %s: %s", self->devs[i].path, strerror(-self->fds[i]));
-		}
 		ret = vp_read_props(self->fds[i], &self->props[i]);
 		ASSERT_EQ(0, ret) TH_LOG("%s: GET_PARAM: %s", self->devs[i].name, strerror(-ret));
 		give_state(_metadata, self->fds[i], self->devs[i].name);
@@ -104,11 +82,7 @@ FIXTURE_SETUP(fault)
 
 FIXTURE_TEARDOWN(fault)
 {
-	int i;
-
-	for (i = 0; i < VP_MAX_DEVICES; i++)
-		if (self->fds[i] >= 0)
-			close(self->fds[i]);
+	vp_teardown_close_all(self->fds);
 }
 
 /* ---- Shared context: a client, its layout before the attempt ------------ */

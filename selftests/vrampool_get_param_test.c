@@ -28,28 +28,12 @@ FIXTURE(get_param) {
 
 FIXTURE_SETUP(get_param)
 {
-	int i;
-
-	for (i = 0; i < VP_MAX_DEVICES; i++)
-		self->fds[i] = -1;
-	self->n = vp_enumerate(self->devs, VP_MAX_DEVICES);
-	ASSERT_LE(0, self->n) TH_LOG("enumerating: %s", strerror(-self->n));
-	ASSERT_LT(0, self->n) TH_LOG("no accel device is bound to " VP_DRIVER_NAME);
-	for (i = 0; i < self->n; i++) {
-		self->fds[i] = vp_open_device(&self->devs[i]);
-		ASSERT_LE(0, self->fds[i]) {
-			TH_LOG("open %s: %s", self->devs[i].path, strerror(-self->fds[i]));
-		}
-	}
+	self->n = vp_setup_open_all(_metadata, VP_BACKEND_ANY, self->devs, self->fds);
 }
 
 FIXTURE_TEARDOWN(get_param)
 {
-	int i;
-
-	for (i = 0; i < VP_MAX_DEVICES; i++)
-		if (self->fds[i] >= 0)
-			close(self->fds[i]);
+	vp_teardown_close_all(self->fds);
 }
 
 /* Raw ioctl on a caller-filled struct: 0 or errno. */

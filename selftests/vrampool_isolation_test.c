@@ -35,23 +35,11 @@ FIXTURE(iso) {
 	uint64_t vram_start;
 };
 
-FIXTURE_VARIANT(iso) {
-	enum vp_backend backend;
-};
-
-FIXTURE_VARIANT_ADD(iso, platform) { .backend = VP_BACKEND_PLATFORM };
-FIXTURE_VARIANT_ADD(iso, pci) { .backend = VP_BACKEND_PCI };
+VP_BACKEND_VARIANTS(iso);
 
 FIXTURE_SETUP(iso)
 {
-	int ret;
-
-	self->fd = -1;
-	ret = vp_find_backend(variant->backend, &self->dev);
-	ASSERT_EQ(0, ret) TH_LOG("no %s device: %s", vp_backend_str(variant->backend),
-				 strerror(-ret));
-	self->fd = vp_open_device(&self->dev);
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", self->dev.path, strerror(-self->fd));
+	self->fd = vp_setup_open_first(_metadata, variant->backend, &self->dev);
 	ASSERT_EQ(0, vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_VRAM_IN_USE, &self->vram_start));
 }
 

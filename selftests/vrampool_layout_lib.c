@@ -16,20 +16,6 @@
 #include "vrampool_layout_lib.h"
 #include "vrampool_test_lib.h"
 
-int vp_enumerate_backend(int backend, struct vp_device *devs, int max)
-{
-	struct vp_device all[VP_MAX_DEVICES];
-	int n, i, count = 0;
-
-	n = vp_enumerate(all, VP_MAX_DEVICES);
-	if (n < 0)
-		return n;
-	for (i = 0; i < n && count < max; i++)
-		if ((int)all[i].backend == backend)
-			devs[count++] = all[i];
-	return count;
-}
-
 int vp_read_props(int fd, struct vp_props *props)
 {
 	uint64_t excl = 0;

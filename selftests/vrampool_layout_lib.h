@@ -30,11 +30,6 @@
 #define VP_SLICED(page)		{ .type = DRM_VRAMPOOL_POOL_SLICED, .page_size = (page) }
 #define VP_DIRECT()		{ .type = DRM_VRAMPOOL_POOL_DIRECT }
 
-struct vp_device;
-
-/* The vrampool devices of one backend, sorted by minor: count or -errno. */
-int vp_enumerate_backend(int backend, struct vp_device *devs, int max);
-
 /* A device's layout-relevant properties, as GET_PARAM reports them. */
 struct vp_props {
 	uint64_t vram_size;

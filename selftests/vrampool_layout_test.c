@@ -44,17 +44,7 @@ FIXTURE(layout) {
 	struct vp_props props[VP_MAX_DEVICES];
 };
 
-FIXTURE_VARIANT(layout) {
-	enum vp_backend backend;
-};
-
-FIXTURE_VARIANT_ADD(layout, platform) {
-	.backend = VP_BACKEND_PLATFORM,
-};
-
-FIXTURE_VARIANT_ADD(layout, pci) {
-	.backend = VP_BACKEND_PCI,
-};
+VP_BACKEND_VARIANTS(layout);
 
 /*
  * The layout the fixture installs over the default one, so that "intact"
@@ -84,21 +74,10 @@ FIXTURE_SETUP(layout)
 	uint64_t gen = 0;
 	int i, ret;
 
-	for (i = 0; i < VP_MAX_DEVICES; i++)
-		self->fds[i] = -1;
-	self->n = vp_enumerate_backend(variant->backend, self->devs, VP_MAX_DEVICES);
-	ASSERT_LE(0, self->n) TH_LOG("enumerating: %s", strerror(-self->n));
-	ASSERT_LT(0, self->n) {
-		TH_LOG("no %s device is bound to " VP_DRIVER_NAME,
-		       vp_backend_str(variant->backend));
-	}
+	self->n = vp_setup_open_all(_metadata, variant->backend, self->devs, self->fds);
 	for (i = 0; i < self->n; i++) {
 		const char *dev = self->devs[i].name;
 
-		self->fds[i] = vp_open_device(&self->devs[i]);
-		ASSERT_LE(0, self->fds[i]) {
-			TH_LOG("open %s: %s", self->devs[i].path, strerror(-self->fds[i]));
-		}
 		ret = vp_read_props(self->fds[i], &self->props[i]);
 		ASSERT_EQ(0, ret) TH_LOG("%s: GET_PARAM: %s", dev, strerror(-ret));
 		ASSERT_FALSE(self->props[i].exclusive) {
@@ -117,11 +96,7 @@ FIXTURE_SETUP(layout)
 
 FIXTURE_TEARDOWN(layout)
 {
-	int i;
-
-	for (i = 0; i < VP_MAX_DEVICES; i++)
-		if (self->fds[i] >= 0)
-			close(self->fds[i]);
+	vp_teardown_close_all(self->fds);
 }
 
 /* A refused explicit list of @n entries. */

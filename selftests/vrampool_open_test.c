@@ -27,16 +27,8 @@ FIXTURE_SETUP(open_close)
 {
 	int i, ret;
 
-	for (i = 0; i < VP_MAX_DEVICES; i++)
-		self->watch[i] = -1;
-	self->n = vp_enumerate(self->devs, VP_MAX_DEVICES);
-	ASSERT_LE(0, self->n) TH_LOG("enumerating: %s", strerror(-self->n));
-	ASSERT_LT(0, self->n) TH_LOG("no accel device is bound to " VP_DRIVER_NAME);
+	self->n = vp_setup_open_all(_metadata, VP_BACKEND_ANY, self->devs, self->watch);
 	for (i = 0; i < self->n; i++) {
-		self->watch[i] = vp_open_device(&self->devs[i]);
-		ASSERT_LE(0, self->watch[i]) {
-			TH_LOG("open %s: %s", self->devs[i].path, strerror(-self->watch[i]));
-		}
 		ret = vp_get_param(self->watch[i], DRM_VRAMPOOL_PARAM_VRAM_IN_USE,
 				   &self->start[i]);
 		ASSERT_EQ(0, ret) TH_LOG("%s: VRAM_IN_USE: %s", self->devs[i].name, strerror(-ret));
@@ -45,11 +37,7 @@ FIXTURE_SETUP(open_close)
 
 FIXTURE_TEARDOWN(open_close)
 {
-	int i;
-
-	for (i = 0; i < VP_MAX_DEVICES; i++)
-		if (self->watch[i] >= 0)
-			close(self->watch[i]);
+	vp_teardown_close_all(self->watch);
 }
 
 static uint64_t in_use(struct __test_metadata *_metadata,

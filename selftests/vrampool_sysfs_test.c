@@ -344,26 +344,16 @@ FIXTURE(sysfs) {
 	uint64_t clients_start;	/* client_count at the start, this client in */
 };
 
-FIXTURE_VARIANT(sysfs) {
-	enum vp_backend backend;
-};
-
-FIXTURE_VARIANT_ADD(sysfs, platform) { .backend = VP_BACKEND_PLATFORM };
-FIXTURE_VARIANT_ADD(sysfs, pci) { .backend = VP_BACKEND_PCI };
+VP_BACKEND_VARIANTS(sysfs);
 
 FIXTURE_SETUP(sysfs)
 {
 	uint64_t v;
 	int ret;
 
-	self->fd = -1;
-	ret = vp_find_backend(variant->backend, &self->dev);
-	ASSERT_EQ(0, ret) TH_LOG("no %s device: %s", vp_backend_str(variant->backend),
-				 strerror(-ret));
-	self->fd = vp_open_device(&self->dev);
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", self->dev.path, strerror(-self->fd));
-	ASSERT_EQ(0, vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_ALIGNMENT, &v));
-	ASSERT_EQ(ALIGN, v) TH_LOG("%s: these tests expect the default alignment", self->dev.name);
+	self->fd = vp_setup_open_first(_metadata, variant->backend, &self->dev);
+	vpa_require_alignment(_metadata, self->fd, &self->dev, ALIGN,
+			      "these tests expect the default alignment");
 	ASSERT_EQ(0, vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_EXCLUSIVE_MEMORY_ONLY, &v));
 	ASSERT_EQ(0u, v) TH_LOG("%s: these tests install sliced pools", self->dev.name);
 	ASSERT_EQ(0, vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_VRAM_SIZE, &self->vram_size));

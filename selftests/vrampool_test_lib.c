@@ -120,21 +120,27 @@ int vp_enumerate(struct vp_device *devs, int max)
 	return count;
 }
 
-int vp_find_backend(enum vp_backend backend, struct vp_device *out)
+int vp_enumerate_backend(enum vp_backend backend, struct vp_device *devs, int max)
 {
-	struct vp_device devs[VP_MAX_DEVICES];
-	int n, i;
+	struct vp_device all[VP_MAX_DEVICES];
+	int n, i, count = 0;
 
-	n = vp_enumerate(devs, VP_MAX_DEVICES);
+	n = vp_enumerate(all, VP_MAX_DEVICES);
 	if (n < 0)
 		return n;
-	for (i = 0; i < n; i++) {
-		if (devs[i].backend == backend) {
-			*out = devs[i];
-			return 0;
-		}
-	}
-	return -ENODEV;
+	for (i = 0; i < n && count < max; i++)
+		if (backend == VP_BACKEND_ANY || all[i].backend == backend)
+			devs[count++] = all[i];
+	return count;
+}
+
+int vp_find_backend(enum vp_backend backend, struct vp_device *out)
+{
+	int n = vp_enumerate_backend(backend, out, 1);
+
+	if (n < 0)
+		return n;
+	return n ? 0 : -ENODEV;
 }
 
 int vp_open_device(const struct vp_device *dev)

@@ -30,6 +30,7 @@
 #define VP_DEBUGFS_ACCEL	VP_DEBUGFS_ROOT "/accel"
 
 enum vp_backend {
+	VP_BACKEND_ANY = -1,	/* for vp_enumerate_backend(): every backend */
 	VP_BACKEND_UNKNOWN = 0,
 	VP_BACKEND_PLATFORM,
 	VP_BACKEND_PCI,
@@ -52,6 +53,9 @@ const char *vp_backend_str(enum vp_backend backend);
  * many were found (at most @max) or a negative errno.
  */
 int vp_enumerate(struct vp_device *devs, int max);
+
+/* The devices of @backend, sorted by minor: count (at most @max) or -errno. */
+int vp_enumerate_backend(enum vp_backend backend, struct vp_device *devs, int max);
 
 /* The first (lowest minor) device of @backend, or -ENODEV. */
 int vp_find_backend(enum vp_backend backend, struct vp_device *out);
