@@ -31,11 +31,8 @@
 #include "vrampool_alloc_util.h"
 #include "vrampool_fault.h"
 
-#define FAULT_TIMEOUT	120	/* seconds per test: a debug kernel under TCG is slow */
 #define MAP_SIZE	(8 * KiB)
 #define SEED		0x5eed
-
-static const int only_enomem[] = { ENOMEM, 0 };
 
 FIXTURE(afault) {
 	int fd;
@@ -67,9 +64,11 @@ struct state {
 
 struct ctx {
 	int fd;
+	const char *dev;		/* the device, for logs */
 	struct state before, after;
 	/* A mapped persistent allocation whose data must survive (or NULL). */
 	uint8_t *map;
+	uint32_t keeper;		/* its handle */
 	/* ALLOC */
 	uint64_t size;
 	uint32_t flags;
@@ -153,6 +152,16 @@ static int snapshot(void *p)
 	return state_take(c->fd, &c->before);
 }
 
+/* c->after, now: 0, or -1 with the POOL_QUERY error in @why. */
+static int take_after(struct ctx *c, char *why, size_t len)
+{
+	int ret = state_take(c->fd, &c->after);
+
+	if (ret)
+		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
+	return ret ? -1 : 0;
+}
+
 static int data_intact(struct ctx *c, char *why, size_t len)
 {
 	ssize_t bad;
@@ -170,12 +179,9 @@ static int data_intact(struct ctx *c, char *why, size_t len)
 static int unchanged(void *p, char *why, size_t len)
 {
 	struct ctx *c = p;
-	int ret = state_take(c->fd, &c->after);
 
-	if (ret) {
-		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
+	if (take_after(c, why, len))
 		return -1;
-	}
 	if (state_diff(&c->before, &c->after, why, len))
 		return -1;
 	return data_intact(c, why, len);
@@ -185,40 +191,49 @@ static int unchanged(void *p, char *why, size_t len)
 static void run(struct __test_metadata *_metadata, struct vp_fault_op *op, struct ctx *c,
 		unsigned int min_faults)
 {
-	struct vp_fault_result res;
-	int ret;
-
 	op->ctx = c;
-	op->allowed = only_enomem;
+	op->allowed = vp_fault_only_enomem;
 	op->vram_fd = c->fd;
 	op->snapshot = snapshot;
-	ret = vp_fault_run(op, &res);
-	EXPECT_EQ(0, ret) TH_LOG("%s", res.msg);
-	TH_LOG("%s: %u injected faults failed it (first: %s), %u were absorbed; "
-	       "succeeded at nth %u", op->name, res.failed,
-	       res.first_errno ? strerror(res.first_errno) : "none", res.absorbed, res.last_nth);
-	EXPECT_LE(min_faults, res.failed + res.absorbed) {
-		TH_LOG("%s: fewer faults injected than it has allocations: can failslab and "
-		       "fail_page_alloc fail GFP_KERNEL allocations here?", op->name);
-	}
+	vp_fault_check(_metadata, op, c->dev, min_faults);
 }
 
-/* A persistent allocation, mapped and filled with the pattern. */
-static void map_persistent(struct __test_metadata *_metadata, struct ctx *c, uint32_t *handle)
+/*
+ * A test's context on the fixture's client, once the @n pools @e (@what in
+ * the log) are installed. ctx_end() frees it.
+ */
+static struct ctx *ctx_new(struct __test_metadata *_metadata, FIXTURE_DATA(afault) *self,
+			   const struct drm_vrampool_pool_entry *e, uint32_t n, const char *what)
+{
+	struct ctx *c = calloc(1, sizeof(*c));
+
+	ASSERT_NE(NULL, c);
+	c->fd = self->fd;
+	c->dev = self->dev.name;
+	INSTALL_OK(self->fd, e, n, what);
+	return c;
+}
+
+/* A persistent allocation (c->keeper), mapped and filled with the pattern. */
+static void map_persistent(struct __test_metadata *_metadata, struct ctx *c)
 {
 	struct drm_vrampool_alloc w;
 
 	ALLOC_OK(c->fd, MAP_SIZE, DRM_VRAMPOOL_ALLOC_PERSISTENT, &w, "mapped persistent");
-	*handle = w.handle;
+	c->keeper = w.handle;
 	c->map = mmap(NULL, MAP_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, w.mmap_offset);
 	ASSERT_NE(MAP_FAILED, c->map) TH_LOG("mmap: %s", strerror(errno));
 	vp_fill_pattern(c->map, MAP_SIZE, SEED, 0);
 }
 
-static void ctx_init(struct ctx *c, int fd)
+/* The end of a test: the mapped persistent allocation (if any) goes, and @c. */
+static void ctx_end(struct __test_metadata *_metadata, struct ctx *c)
 {
-	memset(c, 0, sizeof(*c));
-	c->fd = fd;
+	if (c->map) {
+		munmap(c->map, MAP_SIZE);
+		FREE_OK(c->fd, c->keeper, "the mapped persistent allocation");
+	}
+	free(c);
 }
 
 /* ---- ALLOC ------------------------------------------------------------------- */
@@ -265,11 +280,8 @@ static int alloc_succeeded(void *p, char *why, size_t len)
 			 c->want_pool);
 		return -1;
 	}
-	ret = state_take(c->fd, &c->after);
-	if (ret) {
-		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
+	if (take_after(c, why, len))
 		return -1;
-	}
 	for (i = 0; i < (uint32_t)c->after.n; i++) {
 		if (c->after.st[i].index != c->want_pool)
 			continue;
@@ -337,21 +349,18 @@ static void alloc_sweep(struct __test_metadata *_metadata, struct ctx *c, const 
  * pool 0 as a witness: a kernel-memory failure is no full VRAM, so no
  * cleanup may run (and release it) on its account.
  */
-TEST_F_TIMEOUT(afault, alloc_making_a_page, FAULT_TIMEOUT)
+TEST_F_TIMEOUT(afault, alloc_making_a_page, VP_FAULT_TIMEOUT)
 {
 	struct drm_vrampool_pool_entry e[3] = {
 		vpa_exclusive(0, VPA_ABSENT),
 		vpa_sliced(64 * KiB, 16 * KiB, VPA_ABSENT), vpa_direct(VPA_ABSENT),
 	};
-	struct ctx *c = calloc(1, sizeof(*c));
 	struct drm_vrampool_alloc w;
-	uint32_t keeper;
+	struct ctx *c = ctx_new(_metadata, self, e, 3,
+				 "exclusive{0}, sliced{64 KiB, max_slice 16 KiB}, direct{}");
 
-	ASSERT_NE(NULL, c);
-	ctx_init(c, self->fd);
-	INSTALL_OK(self->fd, e, 3, "exclusive{0}, sliced{64 KiB, max_slice 16 KiB}, direct{}");
-	map_persistent(_metadata, c, &keeper);
-	ASSERT_EQ(1u, keeper);
+	map_persistent(_metadata, c);
+	ASSERT_EQ(1u, c->keeper);
 	ALLOC_OK(self->fd, 0, 0, &w, "the witness");
 	FREE_OK(self->fd, w.handle, "the witness");
 	EXPECT_PAGES(self->fd, 0, "a free witness page", 1, 0);
@@ -368,23 +377,19 @@ TEST_F_TIMEOUT(afault, alloc_making_a_page, FAULT_TIMEOUT)
 	EXPECT_PAGES(self->fd, 0, "the witness, made again after each success", 1, 0);
 	EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "persistent after the sweeps", 1,
 		     MAP_SIZE);
-	munmap(c->map, MAP_SIZE);
-	FREE_OK(self->fd, keeper, "the mapped persistent allocation");
-	free(c);
+	ctx_end(_metadata, c);
 }
 
 /* ALLOC served from a page that is there already: a slice, a free buffer. */
-TEST_F_TIMEOUT(afault, alloc_from_an_existing_page, FAULT_TIMEOUT)
+TEST_F_TIMEOUT(afault, alloc_from_an_existing_page, VP_FAULT_TIMEOUT)
 {
 	struct drm_vrampool_pool_entry e[2] = {
 		vpa_sliced(64 * KiB, 16 * KiB, VPA_ABSENT), vpa_direct(VPA_ABSENT),
 	};
-	struct ctx *c = calloc(1, sizeof(*c));
 	struct drm_vrampool_alloc k, f;
+	struct ctx *c = ctx_new(_metadata, self, e, 2,
+				 "sliced{64 KiB, max_slice 16 KiB}, direct{}");
 
-	ASSERT_NE(NULL, c);
-	ctx_init(c, self->fd);
-	INSTALL_OK(self->fd, e, 2, "sliced{64 KiB, max_slice 16 KiB}, direct{}");
 	ALLOC_OK(self->fd, 1000, 0, &k, "a slice that keeps the page");
 	ALLOC_OK(self->fd, 100 * KiB, 0, &f, "a direct buffer, to be free");
 	FREE_OK(self->fd, f.handle, "the direct buffer");
@@ -396,7 +401,7 @@ TEST_F_TIMEOUT(afault, alloc_from_an_existing_page, FAULT_TIMEOUT)
 	EXPECT_PAGES(self->fd, 0, "the sliced pool after the sweeps", 1, 64 * KiB);
 	EXPECT_PAGES(self->fd, 1, "the direct pool after the sweeps", 1, 100 * KiB);
 	FREE_OK(self->fd, k.handle, "the slice");
-	free(c);
+	ctx_end(_metadata, c);
 }
 
 /* ---- FREE and CLEANUP ------------------------------------------------------------ */
@@ -412,12 +417,10 @@ static int free_call(void *p)
 static int free_succeeded(void *p, char *why, size_t len)
 {
 	struct ctx *c = p;
-	int ret = state_take(c->fd, &c->after);
+	int ret;
 
-	if (ret) {
-		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
+	if (take_after(c, why, len))
 		return -1;
-	}
 	if (c->after.st[0].allocations + 1 != c->before.st[0].allocations) {
 		snprintf(why, len, "pool 0 holds %" PRIu64 " allocations, before %" PRIu64,
 			 (uint64_t)c->after.st[0].allocations,
@@ -435,10 +438,9 @@ static int free_succeeded(void *p, char *why, size_t len)
 	return 0;
 }
 
-TEST_F_TIMEOUT(afault, free, FAULT_TIMEOUT)
+TEST_F_TIMEOUT(afault, free, VP_FAULT_TIMEOUT)
 {
 	struct drm_vrampool_pool_entry e = vpa_sliced(64 * KiB, VPA_ABSENT, VPA_ABSENT);
-	struct ctx *c = calloc(1, sizeof(*c));
 	struct vp_fault_op op = {
 		.name = "FREE",
 		.call = free_call,
@@ -446,12 +448,9 @@ TEST_F_TIMEOUT(afault, free, FAULT_TIMEOUT)
 		.succeeded = free_succeeded,
 	};
 	struct drm_vrampool_alloc v;
-	uint32_t keeper;
+	struct ctx *c = ctx_new(_metadata, self, &e, 1, "sliced{64 KiB}");
 
-	ASSERT_NE(NULL, c);
-	ctx_init(c, self->fd);
-	INSTALL_OK(self->fd, &e, 1, "sliced{64 KiB}");
-	map_persistent(_metadata, c, &keeper);
+	map_persistent(_metadata, c);
 	ALLOC_OK(self->fd, 1000, 0, &v, "the victim");
 	c->victim = v.handle;
 	c->size = 1000;
@@ -460,9 +459,7 @@ TEST_F_TIMEOUT(afault, free, FAULT_TIMEOUT)
 		    .allocations = 1, .bytes_in_use = 1000, .padding = 24,
 		    .reserved_bytes = 64 * KiB, .pages = 1, .pages_peak = 1,
 		    .largest_alloc = 1000);
-	munmap(c->map, MAP_SIZE);
-	FREE_OK(self->fd, keeper, "the mapped persistent allocation");
-	free(c);
+	ctx_end(_metadata, c);
 }
 
 static int cleanup_call(void *p)
@@ -476,12 +473,10 @@ static int cleanup_call(void *p)
 static int cleanup_succeeded(void *p, char *why, size_t len)
 {
 	struct ctx *c = p;
-	int ret = state_take(c->fd, &c->after);
+	int ret;
 
-	if (ret) {
-		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
+	if (take_after(c, why, len))
 		return -1;
-	}
 	if (c->after.st[0].pages != 0 ||
 	    c->after.q.vram_in_use + vpa_bo_bytes(c->page_size) != c->before.q.vram_in_use) {
 		snprintf(why, len, "pool 0 holds %" PRIu64 " pages, the client %" PRIu64
@@ -501,10 +496,9 @@ static int cleanup_succeeded(void *p, char *why, size_t len)
 	return 0;
 }
 
-TEST_F_TIMEOUT(afault, cleanup, FAULT_TIMEOUT)
+TEST_F_TIMEOUT(afault, cleanup, VP_FAULT_TIMEOUT)
 {
 	struct drm_vrampool_pool_entry e = vpa_sliced(64 * KiB, VPA_ABSENT, VPA_ABSENT);
-	struct ctx *c = calloc(1, sizeof(*c));
 	struct vp_fault_op op = {
 		.name = "CLEANUP",
 		.call = cleanup_call,
@@ -512,21 +506,16 @@ TEST_F_TIMEOUT(afault, cleanup, FAULT_TIMEOUT)
 		.succeeded = cleanup_succeeded,
 	};
 	struct drm_vrampool_alloc a;
-	uint32_t keeper;
+	struct ctx *c = ctx_new(_metadata, self, &e, 1, "sliced{64 KiB}");
 
-	ASSERT_NE(NULL, c);
-	ctx_init(c, self->fd);
-	INSTALL_OK(self->fd, &e, 1, "sliced{64 KiB}");
-	map_persistent(_metadata, c, &keeper);
+	map_persistent(_metadata, c);
 	ALLOC_OK(self->fd, 1000, 0, &a, "a slice");
 	FREE_OK(self->fd, a.handle, "the slice: its page is free");
 	c->page_size = 64 * KiB;
 	run(_metadata, &op, c, 0);	/* CLEANUP allocates nothing: no fault to inject */
 	EXPECT_PAGES(self->fd, 0, "after the sweep: a free page", 1, 64 * KiB);
 	EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "the persistent one", 1, MAP_SIZE);
-	munmap(c->map, MAP_SIZE);
-	FREE_OK(self->fd, keeper, "the mapped persistent allocation");
-	free(c);
+	ctx_end(_metadata, c);
 }
 
 /* ---- POOL_INSTALL with persistent allocations live --------------------------------- */
@@ -559,12 +548,10 @@ static int install_succeeded(void *p, char *why, size_t len)
 {
 	struct ctx *c = p;
 	struct drm_vrampool_pool_install back;
-	int ret = state_take(c->fd, &c->after);
+	int ret;
 
-	if (ret) {
-		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
+	if (take_after(c, why, len))
 		return -1;
-	}
 	if (c->ins.error.code || c->after.q.generation != c->before.q.generation + 1 ||
 	    c->after.q.num_pools != c->count) {
 		snprintf(why, len, "error code %u, generation %" PRIu64 ", %u pools",
@@ -587,7 +574,7 @@ static int install_succeeded(void *p, char *why, size_t len)
 	return 0;
 }
 
-TEST_F_TIMEOUT(afault, install_with_persistent_allocations, FAULT_TIMEOUT)
+TEST_F_TIMEOUT(afault, install_with_persistent_allocations, VP_FAULT_TIMEOUT)
 {
 	struct drm_vrampool_pool_entry one = vpa_direct(VPA_ABSENT);
 	struct drm_vrampool_pool_entry three[3] = {
@@ -595,7 +582,6 @@ TEST_F_TIMEOUT(afault, install_with_persistent_allocations, FAULT_TIMEOUT)
 		vpa_exclusive(1 * MiB, 100),
 		vpa_direct(4 * MiB),
 	};
-	struct ctx *c = calloc(1, sizeof(*c));
 	struct vp_fault_op op = {
 		.name = "POOL_INSTALL with persistent allocations",
 		.call = install_call,
@@ -603,12 +589,9 @@ TEST_F_TIMEOUT(afault, install_with_persistent_allocations, FAULT_TIMEOUT)
 		.succeeded = install_succeeded,
 	};
 	struct drm_vrampool_alloc small;
-	uint32_t keeper;
+	struct ctx *c = ctx_new(_metadata, self, &one, 1, "direct{}");
 
-	ASSERT_NE(NULL, c);
-	ctx_init(c, self->fd);
-	INSTALL_OK(self->fd, &one, 1, "direct{}");
-	map_persistent(_metadata, c, &keeper);
+	map_persistent(_metadata, c);
 	ALLOC_OK(self->fd, 100, DRM_VRAMPOOL_ALLOC_PERSISTENT, &small, "another persistent");
 	c->entries = three;
 	c->count = 3;
@@ -621,10 +604,8 @@ TEST_F_TIMEOUT(afault, install_with_persistent_allocations, FAULT_TIMEOUT)
 		    .reserved_bytes = MAP_SIZE + 256, .pages = 2, .pages_peak = 2,
 		    .largest_alloc = MAP_SIZE);
 	EXPECT_EQ(-1, vp_check_pattern(c->map, MAP_SIZE, SEED, 0));
-	munmap(c->map, MAP_SIZE);
-	FREE_OK(self->fd, keeper, "the mapped persistent allocation");
 	FREE_OK(self->fd, small.handle, "the other persistent allocation");
-	free(c);
+	ctx_end(_metadata, c);
 }
 
 TEST_HARNESS_MAIN

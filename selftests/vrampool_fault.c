@@ -22,6 +22,8 @@
 #include "vrampool_fault.h"
 #include "vrampool_test_lib.h"
 
+const int vp_fault_only_enomem[] = { ENOMEM, 0 };
+
 enum vp_fault_avail vp_fault_available(void)
 {
 	const char *env = getenv(VP_FAULT_ENV);

@@ -40,6 +40,11 @@
 #define VP_FAULT_FILE "/proc/thread-self/fail-nth"
 /* Default bound on N. */
 #define VP_FAULT_MAX_NTH 2000
+/* Seconds per fault-injection test: a debug kernel under TCG is slow. */
+#define VP_FAULT_TIMEOUT 120
+
+/* vp_fault_op.allowed of a call whose allocations fail: ENOMEM alone. */
+extern const int vp_fault_only_enomem[];
 
 enum vp_fault_avail {
 	VP_FAULT_READY = 0,	/* fail-nth is there */

@@ -31,10 +31,7 @@
 #include "vrampool_layout_lib.h"
 #include "vrampool_test_lib.h"
 
-#define FAULT_TIMEOUT	120	/* seconds per test: a debug kernel under TCG is slow */
 #define STATUS_SIZE	((uint32_t)sizeof(struct drm_vrampool_pool_status))
-
-static const int only_enomem[] = { ENOMEM, 0 };
 
 FIXTURE(fault) {
 	int n;
@@ -111,15 +108,22 @@ static int snapshot(void *p)
 	return vp_snap_take(c->fd, &c->before);
 }
 
+/* c->after, now: 0, or -1 with the POOL_QUERY error in @why. */
+static int take_after(struct ctx *c, char *why, size_t len)
+{
+	int ret = vp_snap_take(c->fd, &c->after);
+
+	if (ret)
+		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
+	return ret ? -1 : 0;
+}
+
 static int unchanged(void *p, char *why, size_t len)
 {
 	struct ctx *c = p;
-	int ret = vp_snap_take(c->fd, &c->after);
 
-	if (ret) {
-		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
+	if (take_after(c, why, len))
 		return -1;
-	}
 	return vp_snap_diff(&c->before, &c->after, why, len) ? -1 : 0;
 }
 
@@ -127,22 +131,10 @@ static int unchanged(void *p, char *why, size_t len)
 static void run(struct __test_metadata *_metadata, struct vp_fault_op *op, struct ctx *c,
 		unsigned int min_faults)
 {
-	struct vp_fault_result res;
-	int ret;
-
 	op->ctx = c;
-	op->allowed = only_enomem;
+	op->allowed = vp_fault_only_enomem;
 	op->vram_fd = c->fd;
-	ret = vp_fault_run(op, &res);
-	EXPECT_EQ(0, ret) TH_LOG("%s: %s", c->dev->name, res.msg);
-	TH_LOG("%s: %s: %u injected faults failed it (first: %s), %u were absorbed; "
-	       "succeeded at nth %u", c->dev->name, op->name, res.failed,
-	       res.first_errno ? strerror(res.first_errno) : "none", res.absorbed,
-	       res.last_nth);
-	EXPECT_LE(min_faults, res.failed + res.absorbed) {
-		TH_LOG("%s: %s: no fault was injected: can failslab and fail_page_alloc fail "
-		       "GFP_KERNEL allocations here (ignore-gfp-wait N)?", c->dev->name, op->name);
-	}
+	vp_fault_check(_metadata, op, c->dev->name, min_faults);
 }
 
 static void ctx_init(struct ctx *c, FIXTURE_DATA(fault) *self, int i)
@@ -184,7 +176,7 @@ static int open_succeeded(void *p, char *why, size_t len)
 	return 0;
 }
 
-TEST_F_TIMEOUT(fault, open_device, FAULT_TIMEOUT)
+TEST_F_TIMEOUT(fault, open_device, VP_FAULT_TIMEOUT)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
 	struct vp_fault_op op = {
@@ -222,7 +214,7 @@ static int get_param_succeeded(void *p, char *why, size_t len)
 	return -1;
 }
 
-TEST_F_TIMEOUT(fault, get_param, FAULT_TIMEOUT)
+TEST_F_TIMEOUT(fault, get_param, VP_FAULT_TIMEOUT)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
 	struct vp_fault_op op = {
@@ -258,7 +250,6 @@ static int install_succeeded(void *p, char *why, size_t len)
 	bool test_only = c->req.flags & DRM_VRAMPOOL_INSTALL_TEST_ONLY;
 	uint64_t want = c->before.generation + (test_only ? 0 : 1);
 	struct drm_vrampool_pool_entry got[VP_LAYOUT_MAX];
-	int ret;
 
 	if (c->args.generation != want || c->args.num_pools != c->n || c->args.error.code) {
 		snprintf(why, len, "it answered generation %" PRIu64 " (not %" PRIu64
@@ -266,11 +257,8 @@ static int install_succeeded(void *p, char *why, size_t len)
 			 want, c->args.num_pools, c->n, c->args.error.code);
 		return -1;
 	}
-	ret = vp_snap_take(c->fd, &c->after);
-	if (ret) {
-		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
+	if (take_after(c, why, len))
 		return -1;
-	}
 	if (test_only)
 		return vp_snap_diff(&c->before, &c->after, why, len) ? -1 : 0;
 	if (c->after.generation != want || c->after.num_pools != c->n) {
@@ -289,7 +277,7 @@ static const struct vp_fault_op install_op = {
 	.succeeded = install_succeeded,
 };
 
-TEST_F_TIMEOUT(fault, install_list, FAULT_TIMEOUT)
+TEST_F_TIMEOUT(fault, install_list, VP_FAULT_TIMEOUT)
 {
 	struct drm_vrampool_pool_entry expect[4];
 	struct ctx *c = calloc(1, sizeof(*c));
@@ -316,7 +304,7 @@ TEST_F_TIMEOUT(fault, install_list, FAULT_TIMEOUT)
 	free(c);
 }
 
-TEST_F_TIMEOUT(fault, install_most_pools, FAULT_TIMEOUT)
+TEST_F_TIMEOUT(fault, install_most_pools, VP_FAULT_TIMEOUT)
 {
 	struct drm_vrampool_pool_entry *in = calloc(VP_LAYOUT_MAX, sizeof(*in));
 	struct drm_vrampool_pool_entry *expect = calloc(VP_LAYOUT_MAX, sizeof(*expect));
@@ -343,7 +331,7 @@ TEST_F_TIMEOUT(fault, install_most_pools, FAULT_TIMEOUT)
 	free(c);
 }
 
-TEST_F_TIMEOUT(fault, install_presets, FAULT_TIMEOUT)
+TEST_F_TIMEOUT(fault, install_presets, VP_FAULT_TIMEOUT)
 {
 	struct drm_vrampool_pool_entry expect[VP_LAYOUT_MAX];
 	struct ctx *c = calloc(1, sizeof(*c));
@@ -370,7 +358,7 @@ TEST_F_TIMEOUT(fault, install_presets, FAULT_TIMEOUT)
 	free(c);
 }
 
-TEST_F_TIMEOUT(fault, install_test_only, FAULT_TIMEOUT)
+TEST_F_TIMEOUT(fault, install_test_only, VP_FAULT_TIMEOUT)
 {
 	struct drm_vrampool_pool_entry expect[VP_LAYOUT_MAX];
 	struct ctx *c = calloc(1, sizeof(*c));
@@ -422,7 +410,7 @@ static int refused_succeeded(void *p, char *why, size_t len)
 	return unchanged(p, why, len);
 }
 
-TEST_F_TIMEOUT(fault, install_refused, FAULT_TIMEOUT)
+TEST_F_TIMEOUT(fault, install_refused, VP_FAULT_TIMEOUT)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
 	struct vp_fault_op op = {
@@ -503,7 +491,7 @@ static void query_both_steps(struct __test_metadata *_metadata, struct ctx *c)
 	c->buf = NULL;
 }
 
-TEST_F_TIMEOUT(fault, query, FAULT_TIMEOUT)
+TEST_F_TIMEOUT(fault, query, VP_FAULT_TIMEOUT)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
 
@@ -516,7 +504,7 @@ TEST_F_TIMEOUT(fault, query, FAULT_TIMEOUT)
 }
 
 /* An answer of more than a page: kvmalloc() may fall back to vmalloc(). */
-TEST_F_TIMEOUT(fault, query_most_pools, FAULT_TIMEOUT)
+TEST_F_TIMEOUT(fault, query_most_pools, VP_FAULT_TIMEOUT)
 {
 	struct drm_vrampool_pool_entry *in = calloc(VP_LAYOUT_MAX, sizeof(*in));
 	struct ctx *c = calloc(1, sizeof(*c));

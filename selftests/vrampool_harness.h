@@ -3,8 +3,9 @@
  * kselftest_harness.h (read from the kernel source at build time) with the
  * one -Wextra warning it trips in 6.12 (an unused signal-handler parameter)
  * silenced, so that the tests themselves keep -Wall -Wextra -Werror; and the
- * fixture pieces the tests share: one variant per backend, and setups that
- * open the first device of a backend or every device.
+ * harness-side pieces the tests share: one fixture variant per backend,
+ * setups that open the first device of a backend or every device, and a
+ * fault-injection sweep (vrampool_fault.h) as a test's checks.
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -20,6 +21,7 @@
 #include "kselftest_harness.h"
 #pragma GCC diagnostic pop
 
+#include "vrampool_fault.h"
 #include "vrampool_test_lib.h"
 
 /*
@@ -85,6 +87,30 @@ static inline void vp_teardown_close_all(const int *fds)
 	for (i = 0; i < VP_MAX_DEVICES; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
+}
+
+/*
+ * vp_fault_run() of @op, checked: every injected failure clean and then a
+ * success, with at least @min_faults faults injected on the way (failed or
+ * absorbed); the counts go to the log. @dev names the device in the log.
+ */
+static inline void vp_fault_check(struct __test_metadata *_metadata, const struct vp_fault_op *op,
+				  const char *dev, unsigned int min_faults)
+{
+	struct vp_fault_result res;
+	int ret;
+
+	ret = vp_fault_run(op, &res);
+	EXPECT_EQ(0, ret) TH_LOG("%s: %s", dev, res.msg);
+	TH_LOG("%s: %s: %u injected faults failed it (first: %s), %u were absorbed; "
+	       "succeeded at nth %u", dev, op->name, res.failed,
+	       res.first_errno ? strerror(res.first_errno) : "none", res.absorbed,
+	       res.last_nth);
+	EXPECT_LE(min_faults, res.failed + res.absorbed) {
+		TH_LOG("%s: %s: fewer faults injected than it has allocations: can failslab and "
+		       "fail_page_alloc fail GFP_KERNEL allocations here (ignore-gfp-wait N)?",
+		       dev, op->name);
+	}
 }
 
 #endif /* VRAMPOOL_HARNESS_H */
