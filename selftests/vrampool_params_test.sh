@@ -8,59 +8,19 @@
 # restores the parameters and PCI bindings it found, so later tests see the
 # same devices.
 
-KO=${VRAMPOOL_KO:-/vrampool.ko}
-PARAMS=/sys/module/vrampool/parameters
-MAIN=${VRAMPOOL_IVSHMEM_MAIN:-}
+# shellcheck source=vrampool_lib.sh
+. "$(dirname "$0")/vrampool_lib.sh"
 TINY=${VRAMPOOL_IVSHMEM_TINY:-}
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; }
-check() { # NAME COMMAND...: ok if COMMAND succeeds
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else not_ok "$name"; fi
-}
-
-echo "TAP version 13"
-if [ ! -f "$KO" ] || [ ! -d "$PARAMS" ]; then
-	echo "1..0 # SKIP needs the VM: vrampool.ko at $KO, loaded"
-	exit 4
-fi
+require_module
 echo "1..13"
 
-ORIG="emulated_devices=$(cat $PARAMS/emulated_devices) vram_size=$(cat $PARAMS/vram_size)"
-ORIG="$ORIG alignment=$(cat $PARAMS/alignment) max_page_size=$(cat $PARAMS/max_page_size)"
-ORIG="$ORIG exclusive_memory_only=$(cat $PARAMS/exclusive_memory_only)"
-
-# Emulated vrampool devices that have an accel node.
-emulated_nodes() {
-	count=0
-	for d in /sys/class/accel/accel*; do
-		[ -e "$d/device/driver" ] || continue
-		[ "$(basename "$(readlink "$d/device/driver")")" = vrampool ] || continue
-		[ "$(basename "$(readlink "$d/device/subsystem")")" = platform ] || continue
-		count=$((count + 1))
-	done
-	echo $count
-}
+# shellcheck disable=SC2119 # every parameter: none left out
+ORIG=$(module_params)
 
 # log_has TEXT: the kernel log since the last mark holds TEXT.
 log_mark() { echo "vrampool-params-test: mark $n" > /dev/kmsg; MARK="vrampool-params-test: mark $n"; }
 log_has() { dmesg | sed -n "/$MARK/,\$p" | grep -qF "$1"; }
-
-bound() { # BDF: the PCI device is bound to vrampool
-	[ "$(basename "$(readlink "/sys/bus/pci/devices/$1/driver")")" = vrampool ]
-}
-
-# bind BDF: bind a PCI device to vrampool; fails if the probe refuses it.
-# Loading the module binds devices whose driver_override names it already.
-bind() {
-	bound "$1" && return 0
-	echo vrampool > "/sys/bus/pci/devices/$1/driver_override" &&
-		echo "$1" > /sys/bus/pci/drivers/vrampool/bind 2>/dev/null && bound "$1"
-}
 
 # refused NAME LOG-TEXT PARAMS...: the module loads with PARAMS but makes no
 # emulated device, and says why.
@@ -138,12 +98,7 @@ fi
 rmmod vrampool
 # shellcheck disable=SC2086 # ORIG is a list of module parameters
 check "reload with the original parameters" insmod "$KO" $ORIG
-check "emulated devices back" [ "$(emulated_nodes)" -eq "$(cat $PARAMS/emulated_devices)" ]
-rebound=1
-for bdf in $MAIN; do
-	bind "$bdf" || rebound=0
-done
-check "PCI devices rebound" [ $rebound -eq 1 ]
+check "emulated devices back" [ "$(emulated_nodes)" -eq "$(param emulated_devices)" ]
+check "PCI devices rebound" bind_all
 
-echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
-[ $failed -eq 0 ]
+totals

@@ -5,15 +5,8 @@
 # vrampool/ folder goes with the binding, and it binds again at once, with
 # no stale accel node left behind, before and after that client closes.
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; }
-check() { # NAME COMMAND...
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else not_ok "$name"; fi
-}
+# shellcheck source=vrampool_lib.sh
+. "$(dirname "$0")/vrampool_lib.sh"
 
 echo "TAP version 13"
 MAIN=${VRAMPOOL_IVSHMEM_MAIN%% *}
@@ -52,5 +45,4 @@ rebind() {
 rebind pci "$MAIN"
 rebind platform vrampool.0
 
-echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
-[ $failed -eq 0 ]
+totals
