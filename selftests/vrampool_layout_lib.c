@@ -282,7 +282,7 @@ void vp_expect_resolved(const struct vp_props *p, const struct drm_vrampool_pool
 	}
 }
 
-static const char *type_str(uint32_t type)
+const char *vp_pool_type_str(uint32_t type)
 {
 	switch (type) {
 	case DRM_VRAMPOOL_POOL_EXCLUSIVE:
@@ -305,7 +305,7 @@ const char *vp_entry_str(const struct drm_vrampool_pool_entry *e, char *buf, siz
 	n = snprintf(buf, len,
 		     "%s(%u){flags %#x page %" PRIu64 " slice %" PRIu64 " cap %" PRIu64
 		     " max %" PRIu64 " dealloc %" PRIu64 " reclaim %" PRIu64 " rsv %" PRIu64 "}",
-		     type_str(e->type), e->type, e->flags, (uint64_t)e->page_size,
+		     vp_pool_type_str(e->type), e->type, e->flags, (uint64_t)e->page_size,
 		     (uint64_t)e->max_slice_size, (uint64_t)e->max_pool_size,
 		     (uint64_t)e->max_alloc_size, (uint64_t)e->dealloc_period,
 		     (uint64_t)e->reclaim_at, (uint64_t)e->reserved);

@@ -99,6 +99,8 @@ uint32_t vp_expect_exclusive_pages(const struct vp_props *p,
 void vp_expect_resolved(const struct vp_props *p, const struct drm_vrampool_pool_entry *in,
 			struct drm_vrampool_pool_entry *out);
 
+/* "exclusive", "sliced", "direct", "persistent", or "type?". */
+const char *vp_pool_type_str(uint32_t type);
 /* "exclusive{max 256, dealloc 5000}" and the like, for logs. */
 const char *vp_entry_str(const struct drm_vrampool_pool_entry *e, char *buf, size_t len);
 /*

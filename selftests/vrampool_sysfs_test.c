@@ -946,22 +946,6 @@ static const char *const pool_files[PF_COUNT] = {
 	[PF_LARGEST_ALLOC] = "largest_alloc",
 };
 
-static const char *type_name(uint32_t type)
-{
-	switch (type) {
-	case DRM_VRAMPOOL_POOL_EXCLUSIVE:
-		return "exclusive";
-	case DRM_VRAMPOOL_POOL_SLICED:
-		return "sliced";
-	case DRM_VRAMPOOL_POOL_DIRECT:
-		return "direct";
-	case DRM_VRAMPOOL_POOL_PERSISTENT:
-		return "persistent";
-	default:
-		return "?";
-	}
-}
-
 /*
  * A config field of the uapi: present when the pool's type has it (@types,
  * a mask of 1 << type) and, for an optional one (@flag), when its flag is set.
@@ -977,6 +961,27 @@ static void config_str(const struct drm_vrampool_pool_entry *c, unsigned int typ
 
 #define T(type)	(1u << DRM_VRAMPOOL_POOL_##type)
 
+/* The statistic a file from PF_PAGES on shows. */
+static uint64_t pool_stat(const struct drm_vrampool_pool_status *st, enum pool_file f)
+{
+	switch (f) {
+	case PF_PAGES:
+		return st->pages;
+	case PF_PAGES_PEAK:
+		return st->pages_peak;
+	case PF_ALLOCATIONS:
+		return st->allocations;
+	case PF_BYTES_IN_USE:
+		return st->bytes_in_use;
+	case PF_PADDING:
+		return st->padding;
+	case PF_RESERVED:
+		return st->reserved_bytes;
+	default:
+		return st->largest_alloc;
+	}
+}
+
 /* What pools/<index>/<file> must read for a POOL_QUERY status. */
 static void expected_pool_file(const struct drm_vrampool_pool_status *st, enum pool_file f,
 			       char *buf, size_t len)
@@ -985,7 +990,7 @@ static void expected_pool_file(const struct drm_vrampool_pool_status *st, enum p
 
 	switch (f) {
 	case PF_TYPE:
-		snprintf(buf, len, "%s", type_name(c->type));
+		snprintf(buf, len, "%s", vp_pool_type_str(c->type));
 		return;
 	case PF_PAGE_SIZE:
 		return config_str(c, T(SLICED), 0, c->page_size, buf, len);
@@ -1003,26 +1008,8 @@ static void expected_pool_file(const struct drm_vrampool_pool_status *st, enum p
 	case PF_DEALLOC_PERIOD:
 		return config_str(c, T(SLICED) | T(EXCLUSIVE), DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD,
 				  c->dealloc_period, buf, len);
-	case PF_PAGES:
-		snprintf(buf, len, "%" PRIu64, (uint64_t)st->pages);
-		return;
-	case PF_PAGES_PEAK:
-		snprintf(buf, len, "%" PRIu64, (uint64_t)st->pages_peak);
-		return;
-	case PF_ALLOCATIONS:
-		snprintf(buf, len, "%" PRIu64, (uint64_t)st->allocations);
-		return;
-	case PF_BYTES_IN_USE:
-		snprintf(buf, len, "%" PRIu64, (uint64_t)st->bytes_in_use);
-		return;
-	case PF_PADDING:
-		snprintf(buf, len, "%" PRIu64, (uint64_t)st->padding);
-		return;
-	case PF_RESERVED:
-		snprintf(buf, len, "%" PRIu64, (uint64_t)st->reserved_bytes);
-		return;
 	default:
-		snprintf(buf, len, "%" PRIu64, (uint64_t)st->largest_alloc);
+		snprintf(buf, len, "%" PRIu64, pool_stat(st, f));
 		return;
 	}
 }
