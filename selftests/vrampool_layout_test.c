@@ -99,6 +99,24 @@ FIXTURE_TEARDOWN(layout)
 	vp_teardown_close_all(self->fds);
 }
 
+/*
+ * A new client of device @i (its fd), its layout in @s: it starts at
+ * generation 1; @what names it in the log.
+ */
+static int open_new_client(struct __test_metadata *_metadata, FIXTURE_DATA(layout) *self, int i,
+			   struct vp_snap *s, const char *what)
+{
+	const char *dev = self->devs[i].name;
+	int fd, ret;
+
+	fd = vp_open_device(&self->devs[i]);
+	ASSERT_LE(0, fd) TH_LOG("%s: %s: open: %s", dev, what, strerror(-fd));
+	ret = vp_snap_take(fd, s);
+	ASSERT_EQ(0, ret) TH_LOG("%s: %s: POOL_QUERY: %s", dev, what, strerror(-ret));
+	EXPECT_EQ(1ull, s->generation) TH_LOG("%s: %s: a new client's generation", dev, what);
+	return fd;
+}
+
 /* A refused explicit list of @n entries. */
 static void refuse_list(struct __test_metadata *_metadata, FIXTURE_DATA(layout) *self, int i,
 			const char *what, const struct drm_vrampool_pool_entry *e, uint32_t n,
@@ -131,7 +149,7 @@ TEST_F(layout, default_layout_is_sub_slices)
 	struct drm_vrampool_pool_entry expect[VP_LAYOUT_MAX];
 	struct drm_vrampool_pool_install req;
 	struct vp_snap *s = snap_alloc();
-	int i, fd, ret;
+	int i, fd;
 	uint32_t n;
 
 	ASSERT_NE(NULL, s);
@@ -139,13 +157,9 @@ TEST_F(layout, default_layout_is_sub_slices)
 		const char *dev = self->devs[i].name;
 
 		n = vp_expect_sub_slices(&self->props[i], expect);
-		fd = vp_open_device(&self->devs[i]);
-		ASSERT_LE(0, fd) TH_LOG("%s: open: %s", dev, strerror(-fd));
-		ret = vp_snap_take(fd, s);
-		ASSERT_EQ(0, ret) TH_LOG("%s: POOL_QUERY: %s", dev, strerror(-ret));
+		fd = open_new_client(_metadata, self, i, s, "default layout");
 		TH_LOG("%s: max page size %" PRIu64 ", alignment %" PRIu64 ": %u default pools",
 		       dev, self->props[i].max_page_size, self->props[i].alignment, s->num_pools);
-		EXPECT_EQ(1ull, s->generation) TH_LOG("%s: a new client's generation", dev);
 		check_layout(_metadata, dev, "default layout", s, expect, n);
 		/* the first pool takes zero-size requests, the last the max page */
 		EXPECT_EQ(0ull, s->pools[0].config.max_alloc_size) TH_LOG("%s", dev);
@@ -176,11 +190,7 @@ TEST_F(layout, new_client_starts_from_default)
 		ret = vp_install_preset(self->fds[i], DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, NULL);
 		ASSERT_EQ(0, ret) TH_LOG("%s: %s", dev, strerror(-ret));
 		n = vp_expect_sub_slices(&self->props[i], expect);
-		fd = vp_open_device(&self->devs[i]);
-		ASSERT_LE(0, fd) TH_LOG("%s: open: %s", dev, strerror(-fd));
-		ret = vp_snap_take(fd, s);
-		ASSERT_EQ(0, ret) TH_LOG("%s: POOL_QUERY: %s", dev, strerror(-ret));
-		EXPECT_EQ(1ull, s->generation) TH_LOG("%s", dev);
+		fd = open_new_client(_metadata, self, i, s, "new client");
 		check_layout(_metadata, dev, "new client", s, expect, n);
 		close(fd);
 	}
@@ -484,11 +494,7 @@ TEST_F(layout, two_files_independent)
 		check_layout(_metadata, dev, "first client after close", a, one, 1);
 
 		/* a client opened now starts afresh */
-		fd = vp_open_device(&self->devs[i]);
-		ASSERT_LE(0, fd) TH_LOG("%s: open: %s", dev, strerror(-fd));
-		ret = vp_snap_take(fd, b);
-		ASSERT_EQ(0, ret) TH_LOG("%s: %s", dev, strerror(-ret));
-		EXPECT_EQ(1ull, b->generation) TH_LOG("%s: third client", dev);
+		fd = open_new_client(_metadata, self, i, b, "third client");
 		n = vp_expect_sub_slices(&self->props[i], expect);
 		check_layout(_metadata, dev, "third client", b, expect, n);
 		close(fd);
@@ -1564,6 +1570,25 @@ TEST_F(layout, zero_max_pool_size)
 	}
 }
 
+/* SliceLargerThanPage of an aligned @slice and @page: into @x, message in @msg. */
+static void slice_too_large(struct refusal *x, char *msg, size_t len, uint64_t page,
+			    uint64_t slice)
+{
+	x->v0 = page;
+	x->v1 = slice;
+	snprintf(msg, len, "`max_slice_size` (%" PRIu64 ") exceeds `page_size` (%" PRIu64
+		 "); a slice can never span pages", slice, page);
+}
+
+/* CapSmallerThanPage of an aligned @page and a @cap: into @x, message in @msg. */
+static void cap_too_small(struct refusal *x, char *msg, size_t len, uint64_t page, uint64_t cap)
+{
+	x->v0 = page;
+	x->v1 = cap;
+	snprintf(msg, len, "`max_pool_size` (%" PRIu64 ") is smaller than `page_size` (%" PRIu64
+		 "); the cap can't fit a single page", cap, page);
+}
+
 TEST_F(layout, slice_larger_than_page)
 {
 	char msg[256];
@@ -1580,20 +1605,14 @@ TEST_F(layout, slice_larger_than_page)
 			SKIP(return, "alignment %" PRIu64 ": nothing to align", a);
 		/* the sizes are compared aligned, and reported aligned */
 		vrampool_entry_set_max_slice_size(&e, 5 * a + 1);
-		x.v0 = 5 * a;
-		x.v1 = 6 * a;
-		snprintf(msg, sizeof(msg), "`max_slice_size` (%" PRIu64 ") exceeds `page_size` (%"
-			 PRIu64 "); a slice can never span pages", 6 * a, 5 * a);
+		slice_too_large(&x, msg, sizeof(msg), 5 * a, 6 * a);
 		refuse_entry(_metadata, self, i, "slice 5a+1 > page 4a+1", 1, &e, &x);
 
 		/* the slice is checked before the cap */
 		e = (struct drm_vrampool_pool_entry)VP_SLICED(8 * a);
 		vrampool_entry_set_max_slice_size(&e, 8 * a + 1);
 		vrampool_entry_set_max_pool_size(&e, 1);
-		x.v0 = 8 * a;
-		x.v1 = 9 * a;
-		snprintf(msg, sizeof(msg), "`max_slice_size` (%" PRIu64 ") exceeds `page_size` (%"
-			 PRIu64 "); a slice can never span pages", 9 * a, 8 * a);
+		slice_too_large(&x, msg, sizeof(msg), 8 * a, 9 * a);
 		refuse_entry(_metadata, self, i, "slice 8a+1 > page 8a, cap 1", 1, &e, &x);
 	}
 }
@@ -1614,17 +1633,12 @@ TEST_F(layout, cap_smaller_than_page)
 			SKIP(return, "alignment %" PRIu64 ": nothing to align", a);
 		/* the page aligned, the cap as given */
 		vrampool_entry_set_max_pool_size(&e, 5 * a - 1);
-		x.v0 = 5 * a;
-		x.v1 = 5 * a - 1;
-		snprintf(msg, sizeof(msg), "`max_pool_size` (%" PRIu64 ") is smaller than `page_size` (%"
-			 PRIu64 "); the cap can't fit a single page", 5 * a - 1, 5 * a);
+		cap_too_small(&x, msg, sizeof(msg), 5 * a, 5 * a - 1);
 		refuse_entry(_metadata, self, i, "cap 5a-1 < page 5a", 2, &e, &x);
 
 		/* the page as given would fit */
 		vrampool_entry_set_max_pool_size(&e, 4 * a + 1);
-		x.v1 = 4 * a + 1;
-		snprintf(msg, sizeof(msg), "`max_pool_size` (%" PRIu64 ") is smaller than `page_size` (%"
-			 PRIu64 "); the cap can't fit a single page", 4 * a + 1, 5 * a);
+		cap_too_small(&x, msg, sizeof(msg), 5 * a, 4 * a + 1);
 		refuse_entry(_metadata, self, i, "cap 4a+1 < page 5a", 2, &e, &x);
 	}
 }
