@@ -9,6 +9,8 @@
  */
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -40,6 +42,25 @@ FIXTURE_TEARDOWN(get_param)
 static int raw_get_param(int fd, struct drm_vrampool_get_param *gp)
 {
 	return ioctl(fd, DRM_IOCTL_VRAMPOOL_GET_PARAM, gp) ? errno : 0;
+}
+
+/* ioctl @cmd with @arg must fail with @err; @what (printf) says what was tried. */
+static void __attribute__((format(printf, 6, 7)))
+expect_refused(struct __test_metadata *_metadata, int fd, unsigned long cmd, void *arg, int err,
+	       const char *what, ...)
+{
+	char buf[256];
+	va_list ap;
+	int ret, got;
+
+	va_start(ap, what);
+	vsnprintf(buf, sizeof(buf), what, ap);
+	va_end(ap);
+	errno = 0;
+	ret = ioctl(fd, cmd, arg);
+	got = errno;
+	EXPECT_EQ(-1, ret) TH_LOG("%s: accepted", buf);
+	EXPECT_EQ(err, got) TH_LOG("%s: errno %d (%s)", buf, got, strerror(got));
 }
 
 TEST_F(get_param, known_params_succeed)
@@ -127,15 +148,8 @@ TEST_F(get_param, unknown_param_einval)
 		for (b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
 			struct drm_vrampool_get_param gp = { .param = bad[b] };
 
-			errno = 0;
-			EXPECT_EQ(-1, ioctl(self->fds[i], DRM_IOCTL_VRAMPOOL_GET_PARAM, &gp)) {
-				TH_LOG("%s: param %#x accepted (value %llu)", self->devs[i].name,
-				       bad[b], (unsigned long long)gp.value);
-			}
-			EXPECT_EQ(EINVAL, errno) {
-				TH_LOG("%s: param %#x: errno %d (%s)", self->devs[i].name,
-				       bad[b], errno, strerror(errno));
-			}
+			expect_refused(_metadata, self->fds[i], DRM_IOCTL_VRAMPOOL_GET_PARAM, &gp,
+				       EINVAL, "%s: param %#x", self->devs[i].name, bad[b]);
 		}
 	}
 }
@@ -155,16 +169,9 @@ TEST_F(get_param, nonzero_pad_einval)
 					.pad = pads[k],
 				};
 
-				errno = 0;
-				EXPECT_EQ(-1, ioctl(self->fds[i], DRM_IOCTL_VRAMPOOL_GET_PARAM, &gp)) {
-					TH_LOG("%s: param %u with pad %#x accepted",
+				expect_refused(_metadata, self->fds[i], DRM_IOCTL_VRAMPOOL_GET_PARAM,
+					       &gp, EINVAL, "%s: param %u with pad %#x",
 					       self->devs[i].name, p, pads[k]);
-				}
-				EXPECT_EQ(EINVAL, errno) {
-					TH_LOG("%s: param %u pad %#x: errno %d (%s)",
-					       self->devs[i].name, p, pads[k], errno,
-					       strerror(errno));
-				}
 			}
 		}
 	}
@@ -187,18 +194,10 @@ TEST_F(get_param, nonzero_reserved_einval)
 					.reserved = reserved[k],
 				};
 
-				errno = 0;
-				EXPECT_EQ(-1, ioctl(self->fds[i], DRM_IOCTL_VRAMPOOL_GET_PARAM, &gp)) {
-					TH_LOG("%s: param %u with reserved %#llx accepted",
+				expect_refused(_metadata, self->fds[i], DRM_IOCTL_VRAMPOOL_GET_PARAM,
+					       &gp, EINVAL, "%s: param %u with reserved %#llx",
 					       self->devs[i].name, p,
 					       (unsigned long long)reserved[k]);
-				}
-				EXPECT_EQ(EINVAL, errno) {
-					TH_LOG("%s: param %u reserved %#llx: errno %d (%s)",
-					       self->devs[i].name, p,
-					       (unsigned long long)reserved[k], errno,
-					       strerror(errno));
-				}
 			}
 		}
 	}
@@ -229,15 +228,9 @@ TEST_F(get_param, bad_pointer_efault)
 
 	for (i = 0; i < self->n; i++) {
 		for (k = 0; k < sizeof(bad_ptrs) / sizeof(bad_ptrs[0]); k++) {
-			errno = 0;
-			EXPECT_EQ(-1, ioctl(self->fds[i], DRM_IOCTL_VRAMPOOL_GET_PARAM,
-					    bad_ptrs[k])) {
-				TH_LOG("%s: pointer %p accepted", self->devs[i].name, bad_ptrs[k]);
-			}
-			EXPECT_EQ(EFAULT, errno) {
-				TH_LOG("%s: pointer %p: errno %d (%s)", self->devs[i].name,
-				       bad_ptrs[k], errno, strerror(errno));
-			}
+			expect_refused(_metadata, self->fds[i], DRM_IOCTL_VRAMPOOL_GET_PARAM,
+				       bad_ptrs[k], EFAULT, "%s: pointer %p", self->devs[i].name,
+				       bad_ptrs[k]);
 		}
 	}
 }
@@ -256,13 +249,8 @@ TEST_F(get_param, read_only_struct_efault)
 	gp = map;
 
 	for (i = 0; i < self->n; i++) {
-		errno = 0;
-		EXPECT_EQ(-1, ioctl(self->fds[i], DRM_IOCTL_VRAMPOOL_GET_PARAM, gp)) {
-			TH_LOG("%s: read-only struct accepted", self->devs[i].name);
-		}
-		EXPECT_EQ(EFAULT, errno) {
-			TH_LOG("%s: errno %d (%s)", self->devs[i].name, errno, strerror(errno));
-		}
+		expect_refused(_metadata, self->fds[i], DRM_IOCTL_VRAMPOOL_GET_PARAM, gp, EFAULT,
+			       "%s: read-only struct", self->devs[i].name);
 	}
 	munmap(map, page);
 }
@@ -285,13 +273,8 @@ TEST_F(get_param, struct_crossing_unmapped_page_efault)
 	gp->pad = 0;
 
 	for (i = 0; i < self->n; i++) {
-		errno = 0;
-		EXPECT_EQ(-1, ioctl(self->fds[i], DRM_IOCTL_VRAMPOOL_GET_PARAM, gp)) {
-			TH_LOG("%s: half-mapped struct accepted", self->devs[i].name);
-		}
-		EXPECT_EQ(EFAULT, errno) {
-			TH_LOG("%s: errno %d (%s)", self->devs[i].name, errno, strerror(errno));
-		}
+		expect_refused(_metadata, self->fds[i], DRM_IOCTL_VRAMPOOL_GET_PARAM, gp, EFAULT,
+			       "%s: half-mapped struct", self->devs[i].name);
 	}
 	munmap(map, page);
 }
@@ -314,14 +297,8 @@ TEST_F(get_param, unknown_driver_ioctl_einval)
 		for (k = 0; k < sizeof(cmds) / sizeof(cmds[0]); k++) {
 			struct drm_vrampool_get_param gp = { 0 };
 
-			errno = 0;
-			EXPECT_EQ(-1, ioctl(self->fds[i], cmds[k], &gp)) {
-				TH_LOG("%s: ioctl %#lx accepted", self->devs[i].name, cmds[k]);
-			}
-			EXPECT_EQ(EINVAL, errno) {
-				TH_LOG("%s: ioctl %#lx: errno %d (%s)", self->devs[i].name,
-				       cmds[k], errno, strerror(errno));
-			}
+			expect_refused(_metadata, self->fds[i], cmds[k], &gp, EINVAL, "%s: ioctl %#lx",
+				       self->devs[i].name, cmds[k]);
 		}
 	}
 }
@@ -336,11 +313,8 @@ TEST_F(get_param, foreign_ioctl_type_enotty)
 	for (i = 0; i < self->n; i++) {
 		struct drm_vrampool_get_param gp = { 0 };
 
-		errno = 0;
-		EXPECT_EQ(-1, ioctl(self->fds[i], cmd, &gp)) TH_LOG("%s", self->devs[i].name);
-		EXPECT_EQ(ENOTTY, errno) {
-			TH_LOG("%s: errno %d (%s)", self->devs[i].name, errno, strerror(errno));
-		}
+		expect_refused(_metadata, self->fds[i], cmd, &gp, ENOTTY, "%s: ioctl %#lx",
+			       self->devs[i].name, cmd);
 	}
 }
 
