@@ -30,6 +30,7 @@
 
 #include "vrampool_alloc_util.h"
 #include "vrampool_fault.h"
+#include "vrampool_layout_lib.h"
 
 #define MAP_SIZE	(8 * KiB)
 #define SEED		0x5eed
@@ -56,16 +57,10 @@ FIXTURE_TEARDOWN(afault)
 
 /* ---- The client's state around an attempt ----------------------------------- */
 
-struct state {
-	struct drm_vrampool_pool_query q;
-	int n;
-	struct drm_vrampool_pool_status st[VPA_MAX_STATUS];
-};
-
 struct ctx {
 	int fd;
 	const char *dev;		/* the device, for logs */
-	struct state before, after;
+	struct vp_snap before, after;	/* POOL_QUERY around an attempt */
 	/* A mapped persistent allocation whose data must survive (or NULL). */
 	uint8_t *map;
 	uint32_t keeper;		/* its handle */
@@ -87,12 +82,6 @@ struct ctx {
 	struct drm_vrampool_pool_install ins;
 };
 
-static int state_take(int fd, struct state *s)
-{
-	s->n = vpa_query(fd, s->st, VPA_MAX_STATUS, &s->q);
-	return s->n < 0 ? s->n : 0;
-}
-
 static const char *const stat_names[] = {
 	"allocations", "bytes_in_use", "padding", "reserved_bytes", "pages", "pages_peak",
 	"largest_alloc",
@@ -110,35 +99,36 @@ static void stat_values(const struct drm_vrampool_pool_status *st, uint64_t v[7]
 }
 
 /* 0 when @a and @b are the same, else -1 with the first difference in @why. */
-static int state_diff(const struct state *a, const struct state *b, char *why, size_t len)
+static int state_diff(const struct vp_snap *a, const struct vp_snap *b, char *why, size_t len)
 {
 	uint64_t va[7], vb[7];
-	int i, k;
+	uint32_t i;
+	int k;
 
-	if (a->n != b->n || a->q.generation != b->q.generation ||
-	    a->q.num_pools != b->q.num_pools) {
-		snprintf(why, len, "the layout changed: %d entries, generation %" PRIu64
-			 " became %d, %" PRIu64, a->n, (uint64_t)a->q.generation, b->n,
-			 (uint64_t)b->q.generation);
+	if (a->count != b->count || a->generation != b->generation ||
+	    a->num_pools != b->num_pools) {
+		snprintf(why, len, "the layout changed: %u entries, generation %" PRIu64
+			 " became %u, %" PRIu64, a->count, a->generation, b->count,
+			 b->generation);
 		return -1;
 	}
-	if (a->q.vram_in_use != b->q.vram_in_use) {
+	if (a->vram_in_use != b->vram_in_use) {
 		snprintf(why, len, "the client's vram_in_use went from %" PRIu64 " to %" PRIu64,
-			 (uint64_t)a->q.vram_in_use, (uint64_t)b->q.vram_in_use);
+			 a->vram_in_use, b->vram_in_use);
 		return -1;
 	}
-	for (i = 0; i < a->n; i++) {
-		stat_values(&a->st[i], va);
-		stat_values(&b->st[i], vb);
+	for (i = 0; i < a->count; i++) {
+		stat_values(&a->pools[i], va);
+		stat_values(&b->pools[i], vb);
 		for (k = 0; k < 7; k++) {
 			if (va[k] == vb[k])
 				continue;
 			snprintf(why, len, "pool %u: %s went from %" PRIu64 " to %" PRIu64,
-				 a->st[i].index, stat_names[k], va[k], vb[k]);
+				 a->pools[i].index, stat_names[k], va[k], vb[k]);
 			return -1;
 		}
-		if (memcmp(&a->st[i], &b->st[i], sizeof(a->st[i]))) {
-			snprintf(why, len, "pool %u: its configuration changed", a->st[i].index);
+		if (memcmp(&a->pools[i], &b->pools[i], sizeof(a->pools[i]))) {
+			snprintf(why, len, "pool %u: its configuration changed", a->pools[i].index);
 			return -1;
 		}
 	}
@@ -149,17 +139,7 @@ static int snapshot(void *p)
 {
 	struct ctx *c = p;
 
-	return state_take(c->fd, &c->before);
-}
-
-/* c->after, now: 0, or -1 with the POOL_QUERY error in @why. */
-static int take_after(struct ctx *c, char *why, size_t len)
-{
-	int ret = state_take(c->fd, &c->after);
-
-	if (ret)
-		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
-	return ret ? -1 : 0;
+	return vp_snap_take(c->fd, &c->before);
 }
 
 static int data_intact(struct ctx *c, char *why, size_t len)
@@ -180,7 +160,7 @@ static int unchanged(void *p, char *why, size_t len)
 {
 	struct ctx *c = p;
 
-	if (take_after(c, why, len))
+	if (vp_snap_take_why(c->fd, &c->after, why, len))
 		return -1;
 	if (state_diff(&c->before, &c->after, why, len))
 		return -1;
@@ -280,30 +260,30 @@ static int alloc_succeeded(void *p, char *why, size_t len)
 			 c->want_pool);
 		return -1;
 	}
-	if (take_after(c, why, len))
+	if (vp_snap_take_why(c->fd, &c->after, why, len))
 		return -1;
-	for (i = 0; i < (uint32_t)c->after.n; i++) {
-		if (c->after.st[i].index != c->want_pool)
+	for (i = 0; i < c->after.count; i++) {
+		if (c->after.pools[i].index != c->want_pool)
 			continue;
-		if (c->after.st[i].allocations != c->before.st[i].allocations + 1 ||
-		    c->after.st[i].bytes_in_use != c->before.st[i].bytes_in_use + c->size) {
+		if (c->after.pools[i].allocations != c->before.pools[i].allocations + 1 ||
+		    c->after.pools[i].bytes_in_use != c->before.pools[i].bytes_in_use + c->size) {
 			snprintf(why, len, "pool %u holds %" PRIu64 " allocations of %" PRIu64
 				 " bytes, before %" PRIu64 " of %" PRIu64, c->want_pool,
-				 (uint64_t)c->after.st[i].allocations,
-				 (uint64_t)c->after.st[i].bytes_in_use,
-				 (uint64_t)c->before.st[i].allocations,
-				 (uint64_t)c->before.st[i].bytes_in_use);
+				 (uint64_t)c->after.pools[i].allocations,
+				 (uint64_t)c->after.pools[i].bytes_in_use,
+				 (uint64_t)c->before.pools[i].allocations,
+				 (uint64_t)c->before.pools[i].bytes_in_use);
 			return -1;
 		}
 	}
 	/* Every other pool as it was: no cleanup ran (it would take the witness). */
-	for (i = 0; i < (uint32_t)c->after.n; i++) {
-		struct state one = { .n = 1 }, other = { .n = 1 };
+	for (i = 0; i < c->after.count; i++) {
+		struct vp_snap one = { .count = 1 }, other = { .count = 1 };
 
-		if (c->after.st[i].index == c->want_pool)
+		if (c->after.pools[i].index == c->want_pool)
 			continue;
-		one.st[0] = c->before.st[i];
-		other.st[0] = c->after.st[i];
+		one.pools[0] = c->before.pools[i];
+		other.pools[0] = c->after.pools[i];
 		if (state_diff(&one, &other, why, len))
 			return -1;
 	}
@@ -419,12 +399,12 @@ static int free_succeeded(void *p, char *why, size_t len)
 	struct ctx *c = p;
 	int ret;
 
-	if (take_after(c, why, len))
+	if (vp_snap_take_why(c->fd, &c->after, why, len))
 		return -1;
-	if (c->after.st[0].allocations + 1 != c->before.st[0].allocations) {
+	if (c->after.pools[0].allocations + 1 != c->before.pools[0].allocations) {
 		snprintf(why, len, "pool 0 holds %" PRIu64 " allocations, before %" PRIu64,
-			 (uint64_t)c->after.st[0].allocations,
-			 (uint64_t)c->before.st[0].allocations);
+			 (uint64_t)c->after.pools[0].allocations,
+			 (uint64_t)c->before.pools[0].allocations);
 		return -1;
 	}
 	if (data_intact(c, why, len))
@@ -475,13 +455,13 @@ static int cleanup_succeeded(void *p, char *why, size_t len)
 	struct ctx *c = p;
 	int ret;
 
-	if (take_after(c, why, len))
+	if (vp_snap_take_why(c->fd, &c->after, why, len))
 		return -1;
-	if (c->after.st[0].pages != 0 ||
-	    c->after.q.vram_in_use + vpa_bo_bytes(c->page_size) != c->before.q.vram_in_use) {
+	if (c->after.pools[0].pages != 0 ||
+	    c->after.vram_in_use + vpa_bo_bytes(c->page_size) != c->before.vram_in_use) {
 		snprintf(why, len, "pool 0 holds %" PRIu64 " pages, the client %" PRIu64
-			 " bytes of VRAM, before %" PRIu64, (uint64_t)c->after.st[0].pages,
-			 (uint64_t)c->after.q.vram_in_use, (uint64_t)c->before.q.vram_in_use);
+			 " bytes of VRAM, before %" PRIu64, (uint64_t)c->after.pools[0].pages,
+			 c->after.vram_in_use, c->before.vram_in_use);
 		return -1;
 	}
 	if (data_intact(c, why, len))
@@ -531,7 +511,7 @@ static int install_unchanged(void *p, char *why, size_t len)
 {
 	struct ctx *c = p;
 
-	if (c->ins.num_pools || c->ins.generation != c->before.q.generation) {
+	if (c->ins.num_pools || c->ins.generation != c->before.generation) {
 		snprintf(why, len, "the failed install answered %u pools, generation %" PRIu64,
 			 c->ins.num_pools, (uint64_t)c->ins.generation);
 		return -1;
@@ -550,17 +530,16 @@ static int install_succeeded(void *p, char *why, size_t len)
 	struct drm_vrampool_pool_install back;
 	int ret;
 
-	if (take_after(c, why, len))
+	if (vp_snap_take_why(c->fd, &c->after, why, len))
 		return -1;
-	if (c->ins.error.code || c->after.q.generation != c->before.q.generation + 1 ||
-	    c->after.q.num_pools != c->count) {
+	if (c->ins.error.code || c->after.generation != c->before.generation + 1 ||
+	    c->after.num_pools != c->count) {
 		snprintf(why, len, "error code %u, generation %" PRIu64 ", %u pools",
-			 c->ins.error.code, (uint64_t)c->after.q.generation,
-			 c->after.q.num_pools);
+			 c->ins.error.code, c->after.generation, c->after.num_pools);
 		return -1;
 	}
-	if (memcmp(&c->before.st[c->before.n - 1], &c->after.st[c->after.n - 1],
-		   sizeof(c->after.st[0]))) {
+	if (memcmp(&c->before.pools[c->before.count - 1], &c->after.pools[c->after.count - 1],
+		   sizeof(c->after.pools[0]))) {
 		snprintf(why, len, "the persistent pool's status changed");
 		return -1;
 	}

@@ -108,30 +108,25 @@ static int snapshot(void *p)
 	return vp_snap_take(c->fd, &c->before);
 }
 
-/* c->after, now: 0, or -1 with the POOL_QUERY error in @why. */
-static int take_after(struct ctx *c, char *why, size_t len)
-{
-	int ret = vp_snap_take(c->fd, &c->after);
-
-	if (ret)
-		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
-	return ret ? -1 : 0;
-}
-
 static int unchanged(void *p, char *why, size_t len)
 {
 	struct ctx *c = p;
 
-	if (take_after(c, why, len))
+	if (vp_snap_take_why(c->fd, &c->after, why, len))
 		return -1;
 	return vp_snap_diff(&c->before, &c->after, why, len) ? -1 : 0;
 }
 
-/* Run @op on @c and check the outcome; at least @min_faults injected. */
+/*
+ * Run @op on @c and check the outcome; at least @min_faults injected. A
+ * failure must leave the client's layout as the snapshot before it found it.
+ */
 static void run(struct __test_metadata *_metadata, struct vp_fault_op *op, struct ctx *c,
 		unsigned int min_faults)
 {
 	op->ctx = c;
+	op->snapshot = snapshot;
+	op->unchanged = unchanged;
 	op->allowed = vp_fault_only_enomem;
 	op->vram_fd = c->fd;
 	vp_fault_check(_metadata, op, c->dev->name, min_faults);
@@ -179,11 +174,10 @@ static int open_succeeded(void *p, char *why, size_t len)
 TEST_F_TIMEOUT(fault, open_device, VP_FAULT_TIMEOUT)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
+	/* The snapshot is the fixture client's: a bystander, which a failure leaves alone. */
 	struct vp_fault_op op = {
 		.name = "open()",
 		.call = open_call,
-		.snapshot = snapshot,		/* of the fixture's client, a bystander */
-		.unchanged = unchanged,
 		.succeeded = open_succeeded,
 	};
 
@@ -220,8 +214,6 @@ TEST_F_TIMEOUT(fault, get_param, VP_FAULT_TIMEOUT)
 	struct vp_fault_op op = {
 		.name = "GET_PARAM",
 		.call = get_param_call,
-		.snapshot = snapshot,
-		.unchanged = unchanged,
 		.succeeded = get_param_succeeded,
 	};
 
@@ -257,7 +249,7 @@ static int install_succeeded(void *p, char *why, size_t len)
 			 want, c->args.num_pools, c->n, c->args.error.code);
 		return -1;
 	}
-	if (take_after(c, why, len))
+	if (vp_snap_take_why(c->fd, &c->after, why, len))
 		return -1;
 	if (test_only)
 		return vp_snap_diff(&c->before, &c->after, why, len) ? -1 : 0;
@@ -272,8 +264,6 @@ static int install_succeeded(void *p, char *why, size_t len)
 
 static const struct vp_fault_op install_op = {
 	.call = install_call,
-	.snapshot = snapshot,
-	.unchanged = unchanged,
 	.succeeded = install_succeeded,
 };
 
@@ -416,8 +406,6 @@ TEST_F_TIMEOUT(fault, install_refused, VP_FAULT_TIMEOUT)
 	struct vp_fault_op op = {
 		.name = "POOL_INSTALL of a refused list",
 		.call = refused_call,
-		.snapshot = snapshot,
-		.unchanged = unchanged,
 		.succeeded = refused_succeeded,
 	};
 
@@ -467,8 +455,6 @@ static void query_both_steps(struct __test_metadata *_metadata, struct ctx *c)
 {
 	struct vp_fault_op op = {
 		.call = query_call,
-		.snapshot = snapshot,
-		.unchanged = unchanged,
 		.succeeded = query_succeeded,
 	};
 	int ret;

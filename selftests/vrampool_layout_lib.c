@@ -95,6 +95,15 @@ int vp_snap_take(int fd, struct vp_snap *s)
 	return -EAGAIN;
 }
 
+int vp_snap_take_why(int fd, struct vp_snap *s, char *why, size_t len)
+{
+	int ret = vp_snap_take(fd, s);
+
+	if (ret)
+		snprintf(why, len, "POOL_QUERY: %s", strerror(-ret));
+	return ret ? -1 : 0;
+}
+
 int vp_snap_diff(const struct vp_snap *a, const struct vp_snap *b, char *why, size_t len)
 {
 	uint32_t i;

@@ -53,6 +53,8 @@ struct vp_snap {
 
 /* Two-step POOL_QUERY into @s (retried if the layout changes in between). */
 int vp_snap_take(int fd, struct vp_snap *s);
+/* vp_snap_take() for a check that explains: 0, or -1 with the error in @why. */
+int vp_snap_take_why(int fd, struct vp_snap *s, char *why, size_t len);
 /*
  * 0 when @a and @b are byte-for-byte the same answer (generation, num_pools,
  * VRAM in use, persistent mode, size and every status byte); else 1 with the
