@@ -416,6 +416,25 @@ static void expect_u64(struct __test_metadata *_metadata, const char *path, uint
 	expect_value(_metadata, path, buf, when);
 }
 
+/* @dir/@file reads exactly @want, or the number @want. */
+static void expect_file(struct __test_metadata *_metadata, const char *dir, const char *file,
+			const char *want, const char *when)
+{
+	char path[PATH_LEN];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	expect_value(_metadata, path, want, when);
+}
+
+static void expect_file_u64(struct __test_metadata *_metadata, const char *dir, const char *file,
+			    uint64_t want, const char *when)
+{
+	char path[PATH_LEN];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	expect_u64(_metadata, path, want, when);
+}
+
 /*
  * clients/<id>/ of @fd: its files, pid and comm as given, generation,
  * persistent_mode and vram as POOL_QUERY says, vram as fdinfo says.
@@ -425,23 +444,17 @@ static void expect_client_matches(struct __test_metadata *_metadata, const char 
 {
 	struct drm_vrampool_pool_query q;
 	uint64_t total, resident;
-	char path[PATH_LEN];
 	int ret;
 
 	expect_listing(_metadata, cdir, client_files, ARRAY_SIZE(client_files), when);
 	ret = vpa_query_head(fd, &q);
 	ASSERT_EQ(0, ret) TH_LOG("%s: POOL_QUERY: %s", when, strerror(-ret));
 
-	snprintf(path, sizeof(path), "%s/pid", cdir);
-	expect_u64(_metadata, path, (uint64_t)pid, when);
-	snprintf(path, sizeof(path), "%s/comm", cdir);
-	expect_value(_metadata, path, comm, when);
-	snprintf(path, sizeof(path), "%s/generation", cdir);
-	expect_u64(_metadata, path, q.generation, when);
-	snprintf(path, sizeof(path), "%s/persistent_mode", cdir);
-	expect_value(_metadata, path, mode_name(q.persistent_mode), when);
-	snprintf(path, sizeof(path), "%s/vram", cdir);
-	expect_u64(_metadata, path, q.vram_in_use, when);
+	expect_file_u64(_metadata, cdir, "pid", (uint64_t)pid, when);
+	expect_file(_metadata, cdir, "comm", comm, when);
+	expect_file_u64(_metadata, cdir, "generation", q.generation, when);
+	expect_file(_metadata, cdir, "persistent_mode", mode_name(q.persistent_mode), when);
+	expect_file_u64(_metadata, cdir, "vram", q.vram_in_use, when);
 
 	ret = fdinfo_size(fd, "drm-total-vram", &total);
 	ASSERT_EQ(0, ret) TH_LOG("%s: fdinfo drm-total-vram: %s", when, strerror(-ret));
@@ -587,7 +600,7 @@ TEST_F(sysfs, client_count_counts_open_files)
 /* Found by drm-client-id; pid, comm, generation, mode and vram of a new client. */
 TEST_F(sysfs, client_folder_of_a_new_file)
 {
-	char comm[32], proc_comm[32], path[PATH_LEN];
+	char comm[32], proc_comm[32];
 	int ret;
 
 	ASSERT_TRUE(exists(self->cdir)) TH_LOG("no %s for drm-client-id %" PRIu64, self->cdir,
@@ -599,12 +612,9 @@ TEST_F(sysfs, client_folder_of_a_new_file)
 					     program_invocation_short_name);
 	EXPECT_EQ(COMM_MAX, (int)strlen(comm)) TH_LOG("the program name is truncated");
 	expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm, "new client");
-	snprintf(path, sizeof(path), "%s/generation", self->cdir);
-	expect_value(_metadata, path, "1", "new client");
-	snprintf(path, sizeof(path), "%s/persistent_mode", self->cdir);
-	expect_value(_metadata, path, "enabled", "new client");
-	snprintf(path, sizeof(path), "%s/vram", self->cdir);
-	expect_value(_metadata, path, "0", "new client");
+	expect_file(_metadata, self->cdir, "generation", "1", "new client");
+	expect_file(_metadata, self->cdir, "persistent_mode", "enabled", "new client");
+	expect_file(_metadata, self->cdir, "vram", "0", "new client");
 }
 
 /*
@@ -615,7 +625,7 @@ TEST_F(sysfs, client_folder_of_a_new_file)
 TEST_F(sysfs, child_client_shows_the_child)
 {
 	static const char name[] = "sysfs-child-with-a-long-name";
-	char cdir[DIR_LEN], path[PATH_LEN], comm[32], c = 0;
+	char cdir[DIR_LEN], comm[32], c = 0;
 	int up[2], down[2], status;
 	uint64_t id = 0;
 	pid_t pid;
@@ -648,12 +658,9 @@ TEST_F(sysfs, child_client_shows_the_child)
 	client_path(&self->dev, id, cdir, sizeof(cdir));
 	comm_of(name, comm, sizeof(comm));
 	EXPECT_STREQ("sysfs-child-wit", comm);
-	snprintf(path, sizeof(path), "%s/pid", cdir);
-	expect_u64(_metadata, path, (uint64_t)pid, "the child's client");
-	snprintf(path, sizeof(path), "%s/comm", cdir);
-	expect_value(_metadata, path, comm, "the child's client");
-	snprintf(path, sizeof(path), "%s/generation", cdir);
-	expect_value(_metadata, path, "1", "the child's client");
+	expect_file_u64(_metadata, cdir, "pid", (uint64_t)pid, "the child's client");
+	expect_file(_metadata, cdir, "comm", comm, "the child's client");
+	expect_file(_metadata, cdir, "generation", "1", "the child's client");
 	/* Ours is unchanged. */
 	my_comm(comm, sizeof(comm));
 	expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm, "the parent's");
@@ -673,7 +680,7 @@ TEST_F(sysfs, child_client_shows_the_child)
  */
 TEST_F(sysfs, pid_and_comm_follow_the_process_using_the_file)
 {
-	char path[PATH_LEN], comm[32], c = 0;
+	char comm[32], c = 0;
 	int up[2], down[2], status;
 	pid_t pid;
 
@@ -697,10 +704,8 @@ TEST_F(sysfs, pid_and_comm_follow_the_process_using_the_file)
 	close(up[1]);
 	close(down[0]);
 	ASSERT_EQ(1, read(up[0], &c, 1)) TH_LOG("the child failed");
-	snprintf(path, sizeof(path), "%s/pid", self->cdir);
-	expect_u64(_metadata, path, (uint64_t)pid, "the child used the file");
-	snprintf(path, sizeof(path), "%s/comm", self->cdir);
-	expect_value(_metadata, path, "sysfs-inherit", "the child used the file");
+	expect_file_u64(_metadata, self->cdir, "pid", (uint64_t)pid, "the child used the file");
+	expect_file(_metadata, self->cdir, "comm", "sysfs-inherit", "the child used the file");
 
 	EXPECT_EQ(1, write(down[1], &c, 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -802,12 +807,7 @@ TEST_F(sysfs, client_vram_matches_query_and_fdinfo)
 		FREE_OK(self->fd, a[i].handle, "the rest");
 	ASSERT_EQ(0, vpa_cleanup(self->fd));
 	expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm, "all freed");
-	{
-		char path[PATH_LEN];
-
-		snprintf(path, sizeof(path), "%s/vram", self->cdir);
-		expect_value(_metadata, path, "0", "all freed and cleaned up");
-	}
+	expect_file(_metadata, self->cdir, "vram", "0", "all freed and cleaned up");
 	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start, "all freed");
 }
 
@@ -1265,8 +1265,8 @@ TEST_F(sysfs, installs_shrink_and_grow_the_pool_folders)
 	snprintf(path, sizeof(path), "%s/pools/2", self->cdir);
 	EXPECT_FALSE(exists(path)) TH_LOG("%s outlived the shrink", path);
 	expect_pools_match(_metadata, self->cdir, self->fd, "after the shrink");
-	snprintf(path, sizeof(path), "%s/pools/255/allocations", self->cdir);
-	expect_value(_metadata, path, "3", "the persistent allocations live on");
+	expect_file(_metadata, self->cdir, "pools/255/allocations", "3",
+		    "the persistent allocations live on");
 
 	EXPECT_EQ(0, reread(type1, val, sizeof(val)));
 	EXPECT_STREQ("exclusive", val) TH_LOG("an open pools/1/type shows the new pool 1");
@@ -1857,7 +1857,7 @@ TEST_F(sysfs, client_folder_goes_with_the_last_reference)
 		vpa_sliced(64 * KiB, VPA_ABSENT, VPA_ABSENT), vpa_direct(VPA_ABSENT),
 	};
 	struct drm_vrampool_alloc a;
-	char cdir[DIR_LEN], path[PATH_LEN], c = 0;
+	char cdir[DIR_LEN], c = 0;
 	int fd, fd2, gate[2], status;
 	uint64_t id, vram;
 	pid_t pid;
@@ -1873,8 +1873,7 @@ TEST_F(sysfs, client_folder_goes_with_the_last_reference)
 	ALLOC_OK(fd, 3000, PERSISTENT, &a, "3000 persistent");
 	vram = self->vram_start + 64 * KiB + 1 * MiB + 4 * KiB;
 	expect_device_vram(_metadata, &self->dev, fd, vram, "three pages");
-	snprintf(path, sizeof(path), "%s/vram", cdir);
-	expect_u64(_metadata, path, vram - self->vram_start, "three pages");
+	expect_file_u64(_metadata, cdir, "vram", vram - self->vram_start, "three pages");
 
 	fd2 = dup(fd);
 	ASSERT_LE(0, fd2);
@@ -1954,15 +1953,13 @@ TEST_F(sysfs, client_folder_goes_when_its_process_is_killed)
 	close(up[0]);
 	client_path(&self->dev, id, cdir, sizeof(cdir));
 
-	snprintf(path, sizeof(path), "%s/pid", cdir);
-	expect_u64(_metadata, path, (uint64_t)pid, "the child holds allocations");
+	expect_file_u64(_metadata, cdir, "pid", (uint64_t)pid, "the child holds allocations");
 	snprintf(path, sizeof(path), "%s/vram", cdir);
 	ASSERT_EQ(0, sys_read_u64(path, &vram));
 	EXPECT_LT(10 * MiB, vram) TH_LOG("the child's mix");
 	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start + vram,
 			   "the child holds allocations");
-	snprintf(path, sizeof(path), "%s/pools/255/allocations", cdir);
-	expect_value(_metadata, path, "3", "the child's persistent allocations");
+	expect_file(_metadata, cdir, "pools/255/allocations", "3", "the child's persistent allocations");
 	snprintf(path, sizeof(path), "%s/pools", cdir);
 	{
 		static struct names ns;
