@@ -222,7 +222,7 @@ static int alloc_call(void *p)
 {
 	struct ctx *c = p;
 
-	return vpa_alloc(c->fd, c->size, c->flags, &c->a);
+	return vp_alloc(c->fd, c->size, c->flags, &c->a);
 }
 
 /*
@@ -289,13 +289,13 @@ static int alloc_succeeded(void *p, char *why, size_t len)
 	}
 	if (data_intact(c, why, len))
 		return -1;
-	ret = vpa_free(c->fd, c->a.handle);
+	ret = vp_free(c->fd, c->a.handle);
 	if (!ret && c->cleanup_after)
-		ret = vpa_cleanup(c->fd);
+		ret = vp_cleanup(c->fd);
 	if (!ret && c->cleanup_after && c->witness) {
-		ret = vpa_alloc(c->fd, 0, 0, &c->a);
+		ret = vp_alloc(c->fd, 0, 0, &c->a);
 		if (!ret)
-			ret = vpa_free(c->fd, c->a.handle);
+			ret = vp_free(c->fd, c->a.handle);
 	}
 	if (ret) {
 		snprintf(why, len, "undoing it: %s", strerror(-ret));
@@ -390,7 +390,7 @@ static int free_call(void *p)
 {
 	struct ctx *c = p;
 
-	return vpa_free(c->fd, c->victim);
+	return vp_free(c->fd, c->victim);
 }
 
 /* Freed: one allocation less; then it is made again for the next attempt. */
@@ -409,7 +409,7 @@ static int free_succeeded(void *p, char *why, size_t len)
 	}
 	if (data_intact(c, why, len))
 		return -1;
-	ret = vpa_alloc(c->fd, c->size, 0, &c->a);
+	ret = vp_alloc(c->fd, c->size, 0, &c->a);
 	if (ret || c->a.handle != c->victim) {
 		snprintf(why, len, "making it again: %s, handle %u", ret ? strerror(-ret) : "ok",
 			 c->a.handle);
@@ -446,7 +446,7 @@ static int cleanup_call(void *p)
 {
 	struct ctx *c = p;
 
-	return vpa_cleanup(c->fd);
+	return vp_cleanup(c->fd);
 }
 
 /* Cleaned: the free page went; then a free page is made again. */
@@ -466,9 +466,9 @@ static int cleanup_succeeded(void *p, char *why, size_t len)
 	}
 	if (data_intact(c, why, len))
 		return -1;
-	ret = vpa_alloc(c->fd, 1000, 0, &c->a);
+	ret = vp_alloc(c->fd, 1000, 0, &c->a);
 	if (!ret)
-		ret = vpa_free(c->fd, c->a.handle);
+		ret = vp_free(c->fd, c->a.handle);
 	if (ret) {
 		snprintf(why, len, "making a free page again: %s", strerror(-ret));
 		return -1;

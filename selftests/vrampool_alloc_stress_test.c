@@ -99,7 +99,7 @@ static void retire(struct worker *w, struct live *l)
 			     (uint64_t)l->a.size, bad);
 		munmap(l->map, l->a.page_size);
 	}
-	ret = vpa_free(w->fd, l->a.handle);
+	ret = vp_free(w->fd, l->a.handle);
 	if (ret)
 		fail(w, "worker %u: FREE(%u): %s", w->id, l->a.handle, strerror(-ret));
 	memset(l, 0, sizeof(*l));
@@ -124,7 +124,7 @@ static void *allocator(void *p)
 
 		if (l->a.handle)
 			retire(w, l);
-		ret = vpa_alloc(w->fd, size, flags, &l->a);
+		ret = vp_alloc(w->fd, size, flags, &l->a);
 		if (ret) {
 			fail(w, "worker %u: ALLOC(%" PRIu64 ", %#x): %s, code %u", w->id, size,
 			     flags, strerror(-ret), l->a.error.code);
@@ -159,19 +159,15 @@ static void *meddler(void *p)
 	int ret, n = 0;
 
 	while (!*w->stop) {
-		ret = vpa_cleanup(w->fd);
+		ret = vp_cleanup(w->fd);
 		if (ret)
 			fail(w, "CLEANUP: %s", strerror(-ret));
 		ret = vpa_query(w->fd, st, VPA_MAX_STATUS, NULL);
 		if (ret < 0)
 			fail(w, "POOL_QUERY: %s", strerror(-ret));
 		/* TEST_ONLY: never swaps, EBUSY while allocations live. */
-		memset(&ins, 0, sizeof(ins));
-		ins.flags = DRM_VRAMPOOL_INSTALL_TEST_ONLY;
-		ins.entries = (uintptr_t)&e;
-		ins.count = 1;
-		ins.entry_size = sizeof(e);
-		ret = ioctl(w->fd, DRM_IOCTL_VRAMPOOL_POOL_INSTALL, &ins) ? -errno : 0;
+		vp_req_list(&ins, &e, 1, DRM_VRAMPOOL_INSTALL_TEST_ONLY);
+		ret = vp_install(w->fd, &ins);
 		if (ret && ret != -EBUSY)
 			fail(w, "TEST_ONLY install: %s", strerror(-ret));
 		if (++n % 8 == 0)
@@ -232,7 +228,7 @@ static void expect_empty(struct __test_metadata *_metadata, int fd, const char *
 	struct drm_vrampool_pool_query q = { 0 };
 	int n, i;
 
-	ASSERT_EQ(0, vpa_cleanup(fd));
+	ASSERT_EQ(0, vp_cleanup(fd));
 	n = vpa_query(fd, st, VPA_MAX_STATUS, &q);
 	ASSERT_LT(0, n) TH_LOG("%s: POOL_QUERY: %s", who, strerror(-n));
 	for (i = 0; i < n; i++) {

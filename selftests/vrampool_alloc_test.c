@@ -55,7 +55,7 @@ TEST_F(alloc, map_write_read_free)
 	uint64_t in_use;
 	char *p;
 
-	ASSERT_EQ(0, vpa_alloc(self->fd, 1000, 0, &a));
+	ASSERT_EQ(0, vp_alloc(self->fd, 1000, 0, &a));
 	EXPECT_NE(0u, a.handle);
 	EXPECT_NE(0u, a.mmap_offset);
 	EXPECT_EQ(24u, a.padding);	/* 1000 aligned up to 256 */
@@ -70,8 +70,8 @@ TEST_F(alloc, map_write_read_free)
 	EXPECT_EQ(0x5a, p[a.offset + 999]);
 	munmap(p, a.page_size);
 
-	EXPECT_EQ(0, vpa_free(self->fd, a.handle));
-	EXPECT_EQ(-ENOENT, vpa_free(self->fd, a.handle));
+	EXPECT_EQ(0, vp_free(self->fd, a.handle));
+	EXPECT_EQ(-ENOENT, vp_free(self->fd, a.handle));
 }
 
 /* ---- Argument checking ----------------------------------------------------- */
@@ -101,7 +101,7 @@ TEST_F(alloc, alloc_rejects_malformed_requests)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(bad_flags); i++) {
-		EXPECT_EQ(-EINVAL, vpa_alloc(self->fd, 1000, bad_flags[i], &a))
+		EXPECT_EQ(-EINVAL, vp_alloc(self->fd, 1000, bad_flags[i], &a))
 			TH_LOG("flags %#x", bad_flags[i]);
 		EXPECT_EQ(0u, a.handle);
 	}
@@ -161,15 +161,15 @@ TEST_F(alloc, free_rejects_bad_requests_and_unknown_handles)
 	ASSERT_EQ(0, vpa_pool(self->fd, a.pool, &st));
 	EXPECT_EQ(1u, st.allocations) TH_LOG("a refused FREE freed the allocation");
 
-	EXPECT_EQ(-ENOENT, vpa_free(self->fd, 0)) TH_LOG("handle 0 is never issued");
-	EXPECT_EQ(-ENOENT, vpa_free(self->fd, a.handle + 1)) TH_LOG("the next handle");
-	EXPECT_EQ(-ENOENT, vpa_free(self->fd, 123456)) TH_LOG("a never-issued handle");
-	EXPECT_EQ(-ENOENT, vpa_free(self->fd, UINT32_MAX)) TH_LOG("handle 2^32 - 1");
+	EXPECT_EQ(-ENOENT, vp_free(self->fd, 0)) TH_LOG("handle 0 is never issued");
+	EXPECT_EQ(-ENOENT, vp_free(self->fd, a.handle + 1)) TH_LOG("the next handle");
+	EXPECT_EQ(-ENOENT, vp_free(self->fd, 123456)) TH_LOG("a never-issued handle");
+	EXPECT_EQ(-ENOENT, vp_free(self->fd, UINT32_MAX)) TH_LOG("handle 2^32 - 1");
 	ASSERT_EQ(0, vpa_pool(self->fd, a.pool, &st));
 	EXPECT_EQ(1u, st.allocations);
 
-	EXPECT_EQ(0, vpa_free(self->fd, a.handle));
-	EXPECT_EQ(-ENOENT, vpa_free(self->fd, a.handle)) TH_LOG("double free");
+	EXPECT_EQ(0, vp_free(self->fd, a.handle));
+	EXPECT_EQ(-ENOENT, vp_free(self->fd, a.handle)) TH_LOG("double free");
 
 	/* The library names it NotFound, with the handle. */
 	EXPECT_EQ(-ENOENT, vrampool_free(self->fd, a.handle, &err));
@@ -201,7 +201,7 @@ TEST_F(alloc, cleanup_rejects_malformed_requests)
 	EXPECT_EQ(-EINVAL, vpa_cleanup_raw(self->fd, &c)) TH_LOG("reserved 1");
 	EXPECT_PAGES(self->fd, 0, "after refused CLEANUPs", 1, 4096);
 
-	EXPECT_EQ(0, vpa_cleanup(self->fd));
+	EXPECT_EQ(0, vp_cleanup(self->fd));
 	EXPECT_PAGES(self->fd, 0, "after the CLEANUP", 0, 0);
 	EXPECT_EQ(self->vram_start, vpa_vram(self->fd));
 }
@@ -245,7 +245,7 @@ TEST_F(alloc, out_of_memory_when_vram_is_full)
 	ASSERT_GE((int)ARRAY_SIZE(handles), want);
 
 	INSTALL_OK(self->fd, &e, 1, "direct{}");
-	EXPECT_EQ(-ENOSPC, vpa_alloc(self->fd, self->vram_size + VPA_CPU_PAGE, 0, &a))
+	EXPECT_EQ(-ENOSPC, vp_alloc(self->fd, self->vram_size + VPA_CPU_PAGE, 0, &a))
 		TH_LOG("more than the whole VRAM");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, a.error.code);
 	EXPECT_EQ(self->vram_size + VPA_CPU_PAGE, a.error.size);
@@ -254,7 +254,7 @@ TEST_F(alloc, out_of_memory_when_vram_is_full)
 	ASSERT_EQ(want, n);
 	EXPECT_EQ(self->vram_size, vpa_vram(self->fd));
 
-	EXPECT_EQ(-ENOSPC, vpa_alloc(self->fd, FILL, 0, &a)) TH_LOG("VRAM is full");
+	EXPECT_EQ(-ENOSPC, vp_alloc(self->fd, FILL, 0, &a)) TH_LOG("VRAM is full");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, a.error.code);
 	EXPECT_EQ(FILL, a.error.size);
 	EXPECT_EQ(0u, a.error.capacity);
@@ -265,7 +265,7 @@ TEST_F(alloc, out_of_memory_when_vram_is_full)
 	vrampool_error_message(&err, msg, sizeof(msg));
 	EXPECT_STREQ("out of device memory allocating 8388608 bytes", msg);
 
-	EXPECT_EQ(-ENOSPC, vpa_alloc(self->fd, 1, 0, &a)) TH_LOG("not even one byte");
+	EXPECT_EQ(-ENOSPC, vp_alloc(self->fd, 1, 0, &a)) TH_LOG("not even one byte");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, a.error.code);
 	EXPECT_EQ(1u, a.error.size);
 	EXPECT_POOL(self->fd, 0, "after the refused requests",
@@ -322,7 +322,7 @@ TEST_F(alloc, out_of_memory_cleans_up_and_retries_first)
 				     "and the free persistent buffer", 0, 0);
 		}
 	}
-	EXPECT_EQ(-ENOSPC, vpa_alloc(self->fd, FILL, 0, &a));
+	EXPECT_EQ(-ENOSPC, vp_alloc(self->fd, FILL, 0, &a));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, a.error.code);
 	EXPECT_EQ(FILL, a.error.size);
 	EXPECT_POOL(self->fd, 1, "the live buffers were left alone",
@@ -358,7 +358,7 @@ TEST_F(alloc, out_of_memory_after_a_full_capped_pool)
 	ASSERT_EQ(want, n);
 	EXPECT_EQ(self->vram_size, vpa_vram(self->fd));
 
-	EXPECT_EQ(-ENOSPC, vpa_alloc(self->fd, FILL, 0, &a));
+	EXPECT_EQ(-ENOSPC, vp_alloc(self->fd, FILL, 0, &a));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, a.error.code);
 	EXPECT_EQ(FILL, a.error.size);
 	EXPECT_EQ(0u, a.error.pool);
@@ -411,7 +411,7 @@ TEST_F(alloc, persistent_pool_reuses_by_exact_size)
 	FREE_OK(self->fd, c.handle, "1100");
 	EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "all free, all kept", 3,
 		     2304 + big_size);
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "after the cleanup",
 		    .allocations = 0, .bytes_in_use = 0, .padding = 0,
 		    .reserved_bytes = 0, .pages = 0, .pages_peak = 3,
@@ -638,7 +638,7 @@ TEST_F(alloc, install_resets_peaks_but_the_persistent_ones)
 	for (i = 0; i < 3; i++)
 		FREE_OK(self->fd, a[i].handle, "a page each");
 	FREE_OK(self->fd, p[1].handle, "persistent");
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	EXPECT_POOL(self->fd, 0, "before the install",
 		    .allocations = 0, .bytes_in_use = 0, .padding = 0,
 		    .reserved_bytes = 0, .pages = 0, .pages_peak = 3,

@@ -2,9 +2,11 @@
 /*
  * Helpers for the allocation kselftests (vrampool_alloc_test,
  * vrampool_pools_test, vrampool_isolation_test, vrampool_alloc_fault_test,
- * vrampool_alloc_align): the allocation ioctls called raw, returning 0 or
- * -errno so that a test asserts the exact errno; pool entries; POOL_QUERY of
- * one pool; and checks of a pool's statistics with the context in the log.
+ * vrampool_alloc_align): the allocation ioctls on caller-built structs,
+ * returning 0 or -errno so that a test asserts the exact errno (ALLOC, FREE
+ * and CLEANUP of a size or handle are vrampool_test_lib's vp_alloc(),
+ * vp_free(), vp_cleanup()); pool entries; POOL_QUERY of one pool; and checks
+ * of a pool's statistics with the context in the log.
  *
  * Include it first: it includes the kselftest harness, which trips
  * -Wclobbered at -O2 in every TEST_F() body.
@@ -25,6 +27,7 @@
 
 #pragma GCC diagnostic ignored "-Wclobbered"
 #include "vrampool_harness.h"
+#include "vrampool_layout_lib.h"
 #include "vrampool_test_lib.h"
 
 #define KiB	1024ULL
@@ -47,36 +50,14 @@ static inline int vpa_alloc_raw(int fd, struct drm_vrampool_alloc *a)
 	return ioctl(fd, DRM_IOCTL_VRAMPOOL_ALLOC, a) ? -errno : 0;
 }
 
-static inline int vpa_alloc(int fd, uint64_t size, uint32_t flags, struct drm_vrampool_alloc *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->size = size;
-	a->flags = flags;
-	return vpa_alloc_raw(fd, a);
-}
-
 static inline int vpa_free_raw(int fd, struct drm_vrampool_free *f)
 {
 	return ioctl(fd, DRM_IOCTL_VRAMPOOL_FREE, f) ? -errno : 0;
 }
 
-static inline int vpa_free(int fd, uint32_t handle)
-{
-	struct drm_vrampool_free f = { .handle = handle };
-
-	return vpa_free_raw(fd, &f);
-}
-
 static inline int vpa_cleanup_raw(int fd, struct drm_vrampool_cleanup *c)
 {
 	return ioctl(fd, DRM_IOCTL_VRAMPOOL_CLEANUP, c) ? -errno : 0;
-}
-
-static inline int vpa_cleanup(int fd)
-{
-	struct drm_vrampool_cleanup c = { 0 };
-
-	return vpa_cleanup_raw(fd, &c);
 }
 
 /* SET_PERSISTENT_MODE; *@old gets the previous mode (may be NULL). */
@@ -91,22 +72,19 @@ static inline int vpa_set_mode(int fd, uint32_t mode, uint32_t *old)
 	return 0;
 }
 
+/* POOL_INSTALL of @n entries / of @preset, the answer in @args: 0 or -errno. */
 static inline int vpa_install(int fd, const struct drm_vrampool_pool_entry *e, uint32_t n,
 			      struct drm_vrampool_pool_install *args)
 {
-	memset(args, 0, sizeof(*args));
-	args->entries = (uintptr_t)e;
-	args->count = n;
-	args->entry_size = sizeof(*e);
-	return ioctl(fd, DRM_IOCTL_VRAMPOOL_POOL_INSTALL, args) ? -errno : 0;
+	vp_req_list(args, e, n, 0);
+	return vp_install(fd, args);
 }
 
 static inline int vpa_install_preset(int fd, uint32_t preset,
 				     struct drm_vrampool_pool_install *args)
 {
-	memset(args, 0, sizeof(*args));
-	args->preset = preset;
-	return ioctl(fd, DRM_IOCTL_VRAMPOOL_POOL_INSTALL, args) ? -errno : 0;
+	vp_req_preset(args, preset, 0);
+	return vp_install(fd, args);
 }
 
 /* Pool entries; VPA_ABSENT leaves an optional field out. */
@@ -166,16 +144,19 @@ static inline int vpa_query(int fd, struct drm_vrampool_pool_status *st, uint32_
 {
 	struct drm_vrampool_pool_query args = { 0 };
 	uint32_t n;
+	int ret;
 
-	if (ioctl(fd, DRM_IOCTL_VRAMPOOL_POOL_QUERY, &args))
-		return -errno;
+	ret = vp_query(fd, &args);
+	if (ret)
+		return ret;
 	n = args.size / sizeof(*st);
 	if (n > max || args.size % sizeof(*st))
 		return -E2BIG;
 	memset(st, 0, args.size);
 	args.pools = (uintptr_t)st;
-	if (ioctl(fd, DRM_IOCTL_VRAMPOOL_POOL_QUERY, &args))
-		return -errno;
+	ret = vp_query(fd, &args);
+	if (ret)
+		return ret;
 	if (q)
 		*q = args;
 	return (int)n;
@@ -203,7 +184,7 @@ static inline int vpa_pool(int fd, uint32_t index, struct drm_vrampool_pool_stat
 static inline int vpa_query_head(int fd, struct drm_vrampool_pool_query *q)
 {
 	memset(q, 0, sizeof(*q));
-	return ioctl(fd, DRM_IOCTL_VRAMPOOL_POOL_QUERY, q) ? -errno : 0;
+	return vp_query(fd, q);
 }
 
 /* VRAM_IN_USE of the device, or UINT64_MAX when GET_PARAM fails. */
@@ -293,7 +274,7 @@ static inline void vpa_expect_pages(struct __test_metadata *_metadata, int fd, u
 
 /* ALLOC that must succeed; @what names it in the log. */
 #define ALLOC_OK(fd, size, flags, a, what) do { \
-	int __r = vpa_alloc(fd, size, flags, a); \
+	int __r = vp_alloc(fd, size, flags, a); \
 	ASSERT_EQ(0, __r) { \
 		TH_LOG("%s: ALLOC(%" PRIu64 ", flags %#x): %s (code %u)", what, \
 		       (uint64_t)(size), (unsigned int)(flags), strerror(-__r), (a)->error.code); \
@@ -301,7 +282,7 @@ static inline void vpa_expect_pages(struct __test_metadata *_metadata, int fd, u
 } while (0)
 
 #define FREE_OK(fd, handle, what) do { \
-	int __r = vpa_free(fd, handle); \
+	int __r = vp_free(fd, handle); \
 	ASSERT_EQ(0, __r) TH_LOG("%s: FREE(%u): %s", what, (unsigned int)(handle), strerror(-__r)); \
 } while (0)
 

@@ -102,7 +102,7 @@ TEST_F(iso, handles_belong_to_their_open_file)
 	fd2 = open_client(_metadata, &self->dev);
 	ASSERT_LE(0, fd2);
 
-	EXPECT_EQ(-ENOENT, vpa_free(fd2, a.handle)) TH_LOG("B frees A's handle");
+	EXPECT_EQ(-ENOENT, vp_free(fd2, a.handle)) TH_LOG("B frees A's handle");
 	EXPECT_EQ(1u, live_allocations(_metadata, self->fd));
 
 	ALLOC_OK(fd2, 1000, 0, &b, "B's allocation");
@@ -111,7 +111,7 @@ TEST_F(iso, handles_belong_to_their_open_file)
 	FREE_OK(fd2, b.handle, "B's own handle");
 	EXPECT_EQ(0u, live_allocations(_metadata, fd2));
 	EXPECT_EQ(1u, live_allocations(_metadata, self->fd)) TH_LOG("A's allocation lives");
-	EXPECT_EQ(-ENOENT, vpa_free(fd2, a.handle));
+	EXPECT_EQ(-ENOENT, vp_free(fd2, a.handle));
 	close(fd2);
 
 	FREE_OK(self->fd, a.handle, "A's handle");
@@ -131,7 +131,7 @@ static int free_from_new_file(void *p)
 
 	if (fd < 0)
 		return 10;
-	ret = vpa_free(fd, ff->handle);
+	ret = vp_free(fd, ff->handle);
 	close(fd);
 	return ret == -ENOENT ? 0 : ret == 0 ? 11 : 12;
 }
@@ -163,7 +163,7 @@ static int free_inherited(void *p)
 {
 	struct inherited_free *inh = p;
 
-	return vpa_free(inh->fd, inh->handle) ? 1 : 0;
+	return vp_free(inh->fd, inh->handle) ? 1 : 0;
 }
 
 /*
@@ -184,8 +184,8 @@ TEST_F(iso, dup_and_fork_share_the_open_file)
 
 	dupfd = dup(self->fd);
 	ASSERT_LE(0, dupfd) TH_LOG("dup: %s", strerror(errno));
-	EXPECT_EQ(0, vpa_free(dupfd, a.handle)) TH_LOG("FREE through the dup'ed descriptor");
-	EXPECT_EQ(-ENOENT, vpa_free(self->fd, a.handle)) TH_LOG("gone for the original too");
+	EXPECT_EQ(0, vp_free(dupfd, a.handle)) TH_LOG("FREE through the dup'ed descriptor");
+	EXPECT_EQ(-ENOENT, vp_free(self->fd, a.handle)) TH_LOG("gone for the original too");
 	close(dupfd);
 	EXPECT_EQ(1u, live_allocations(_metadata, self->fd))
 		TH_LOG("closing one of two descriptors of the file frees nothing");
@@ -193,7 +193,7 @@ TEST_F(iso, dup_and_fork_share_the_open_file)
 	inh = (struct inherited_free){ self->fd, b.handle };
 	rc = in_child(free_inherited, &inh);
 	EXPECT_EQ(0, rc) TH_LOG("the child's FREE of its parent's handle failed");
-	EXPECT_EQ(-ENOENT, vpa_free(self->fd, b.handle)) TH_LOG("the child freed it for us");
+	EXPECT_EQ(-ENOENT, vp_free(self->fd, b.handle)) TH_LOG("the child freed it for us");
 	EXPECT_EQ(0u, live_allocations(_metadata, self->fd));
 }
 
@@ -285,7 +285,7 @@ TEST_F(iso, mapping_through_another_file_is_refused)
 	close(dupfd);
 
 	FREE_OK(self->fd, a.handle, "A's page");
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd, a.mmap_offset);
 	EXPECT_EQ(MAP_FAILED, p) TH_LOG("the released page was mapped");
 	EXPECT_EQ(EINVAL, errno) TH_LOG("mapping a released page: %s", strerror(errno));
@@ -361,7 +361,7 @@ TEST_F(iso, new_pages_never_show_old_data)
 	memset(p, 0xa5, size);
 	munmap(p, size);
 	FREE_OK(self->fd, a.handle, "A's buffer");
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	ASSERT_EQ(self->vram_start, vpa_vram(self->fd)) TH_LOG("A's buffer went back");
 
 	fd2 = open_client(_metadata, &self->dev);

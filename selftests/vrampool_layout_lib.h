@@ -69,11 +69,6 @@ void vp_snap_configs(const struct vp_snap *s, struct drm_vrampool_pool_entry *ou
 int vp_install(int fd, struct drm_vrampool_pool_install *args);
 int vp_query(int fd, struct drm_vrampool_pool_query *args);
 
-/* ALLOC (@out filled in, also on failure) and FREE: 0 or -errno. */
-int vp_alloc(int fd, uint64_t size, uint32_t flags, struct drm_vrampool_alloc *out);
-int vp_free(int fd, uint32_t handle);
-/* CLEANUP: free pages go back to the device. 0 or -errno. */
-int vp_cleanup(int fd);
 
 /* Requests: an explicit list (entry_size set), or a preset. */
 void vp_req_list(struct drm_vrampool_pool_install *args,

@@ -73,7 +73,7 @@ TEST_F(pools, sliced_capped_pool_refuses_past_its_cap)
 	EXPECT_EQ(0u, b.offset);
 	EXPECT_EQ(1024u, a.page_size);
 
-	EXPECT_EQ(-ENOSPC, vpa_alloc(self->fd, 1024, 0, &c));
+	EXPECT_EQ(-ENOSPC, vp_alloc(self->fd, 1024, 0, &c));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED, c.error.code);
 	EXPECT_EQ(1024u, c.error.size);
 	EXPECT_EQ(2048u, c.error.capacity);
@@ -117,7 +117,7 @@ TEST_F(pools, sliced_cap_counts_whole_pages)
 	EXPECT_EQ(2500u, st.config.max_pool_size) TH_LOG("the cap is kept as given");
 	ALLOC_OK(self->fd, 1000, 0, &a, "first");
 	ALLOC_OK(self->fd, 1000, 0, &b, "second");
-	EXPECT_EQ(-ENOSPC, vpa_alloc(self->fd, 1000, 0, &c));
+	EXPECT_EQ(-ENOSPC, vp_alloc(self->fd, 1000, 0, &c));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED, c.error.code);
 	EXPECT_EQ(1000u, c.error.size);
 	EXPECT_EQ(2048u, c.error.capacity) TH_LOG("two whole pages");
@@ -168,7 +168,7 @@ TEST_F(pools, sliced_full_capped_pool_spills_to_the_next)
 	EXPECT_EQ(1u, b.pool) TH_LOG("the second request must spill to pool 1");
 	EXPECT_EQ(0u, b.page);
 
-	EXPECT_EQ(-ENOSPC, vpa_alloc(self->fd, 1024, 0, &c));
+	EXPECT_EQ(-ENOSPC, vp_alloc(self->fd, 1024, 0, &c));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED, c.error.code);
 	EXPECT_EQ(1u, c.error.pool) TH_LOG("the error names the last full pool");
 	EXPECT_EQ(1024u, c.error.size);
@@ -247,7 +247,7 @@ TEST_F(pools, sliced_padding_is_counted_and_never_lost)
 	EXPECT_EQ(0u, a.offset);
 	EXPECT_PAGES(self->fd, 0, "whole page reused", 1, 1024);
 	FREE_OK(self->fd, a.handle, "whole page");
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	EXPECT_POOL(self->fd, 0, "after the cleanup",
 		    .allocations = 0, .bytes_in_use = 0, .padding = 0,
 		    .reserved_bytes = 0, .pages = 0, .pages_peak = 1,
@@ -272,7 +272,7 @@ TEST_F(pools, sliced_cleanup_releases_only_free_pages)
 	FREE_OK(self->fd, a.handle, "page 0");
 	FREE_OK(self->fd, c.handle, "page 2");
 	EXPECT_PAGES(self->fd, 0, "before the cleanup", 3, 3072);
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	EXPECT_POOL(self->fd, 0, "after the cleanup",
 		    .allocations = 1, .bytes_in_use = 1024, .padding = 0,
 		    .reserved_bytes = 1024, .pages = 1, .pages_peak = 3,
@@ -310,15 +310,15 @@ TEST_F(pools, sliced_near_page_rule)
 	FREE_OK(self->fd, a.handle, "256");
 
 	for (i = 0; i < ARRAY_SIZE(refused); i++) {
-		EXPECT_EQ(-EFBIG, vpa_alloc(self->fd, refused[i], 0, &a))
+		EXPECT_EQ(-EFBIG, vp_alloc(self->fd, refused[i], 0, &a))
 			TH_LOG("uncapped pool, size %" PRIu64, refused[i]);
 		EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, a.error.code);
 		EXPECT_EQ(refused[i], a.error.size);
 	}
 
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	INSTALL_OK(self->fd, &capped, 1, "sliced{1024, max_slice 256, cap 1024}");
-	EXPECT_EQ(-EFBIG, vpa_alloc(self->fd, 900, 0, &a))
+	EXPECT_EQ(-EFBIG, vp_alloc(self->fd, 900, 0, &a))
 		TH_LOG("a capped pool takes no near-page size");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, a.error.code);
 	EXPECT_EQ(900u, a.error.size);
@@ -350,7 +350,7 @@ TEST_F(pools, sliced_dealloc_period_releases_nothing)
 		FREE_OK(self->fd, t.handle, "a tick");
 	}
 	EXPECT_PAGES(self->fd, 0, "after 12 allocations", 1, 1024);
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	EXPECT_PAGES(self->fd, 0, "after the cleanup", 0, 0);
 }
 
@@ -412,7 +412,7 @@ TEST_F(pools, direct_reclaim_at_is_a_watermark)
 	/* reclaim_at 0 releases every free buffer on a growth. */
 	FREE_OK(self->fd, a.handle, "2 MiB");
 	FREE_OK(self->fd, b.handle, "1 MiB");
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	e = vpa_direct(0);
 	INSTALL_OK(self->fd, &e, 1, "direct{reclaim_at 0}");
 	free_buffers(_metadata, self->fd, (const uint64_t[]){ 1 * MiB, 2 * MiB }, 2);
@@ -491,7 +491,7 @@ TEST_F(pools, direct_cleanup_releases_every_free_buffer)
 	free_buffers(_metadata, self->fd, (const uint64_t[]){ 1 * MiB, 2 * MiB, 3 * MiB }, 3);
 	ALLOC_OK(self->fd, 512 * KiB, 0, &live, "a live buffer");
 	EXPECT_PAGES(self->fd, 0, "before the cleanup", 4, 6 * MiB + 512 * KiB);
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	EXPECT_POOL(self->fd, 0, "after the cleanup",
 		    .allocations = 1, .bytes_in_use = 512 * KiB, .padding = 0,
 		    .reserved_bytes = 512 * KiB, .pages = 1, .pages_peak = 4,
@@ -643,11 +643,11 @@ TEST_F(pools, exclusive_page_size_and_reuse)
 	/* The largest size: a page of exactly max_alloc_size. */
 	FREE_OK(self->fd, d.handle, "540000");
 	FREE_OK(self->fd, f.handle, "700000");
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	EXPECT_PAGES(self->fd, 0, "after the cleanup", 0, 0);
 	ALLOC_OK(self->fd, 1 * MiB, 0, &a, "1 MiB");
 	EXPECT_EQ(1 * MiB, a.page_size);
-	EXPECT_EQ(-EFBIG, vpa_alloc(self->fd, 1 * MiB + 1, 0, &b));
+	EXPECT_EQ(-EFBIG, vp_alloc(self->fd, 1 * MiB + 1, 0, &b));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, b.error.code);
 }
 
@@ -667,7 +667,7 @@ TEST_F(pools, exclusive_without_period_waits_for_cleanup)
 	for (i = 3; i <= 12; i++)
 		tick(_metadata, self->fd, i);
 	EXPECT_PAGES(self->fd, 0, "no period: the free page stays", 2, 519168 + 514048);
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	EXPECT_PAGES(self->fd, 0, "the cleanup released the free page only", 1, 514048);
 }
 
@@ -691,17 +691,17 @@ TEST_F(pools, routing_buffer_too_big)
 	EXPECT_EQ(q.num_pools - 1, a.pool) TH_LOG("the last (exclusive) pool");
 	EXPECT_EQ(last, a.page_size);
 	FREE_OK(self->fd, a.handle, "the largest size");
-	EXPECT_EQ(-EFBIG, vpa_alloc(self->fd, last + 1, 0, &a));
+	EXPECT_EQ(-EFBIG, vp_alloc(self->fd, last + 1, 0, &a));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, a.error.code);
 	EXPECT_EQ(last + 1, a.error.size);
 	EXPECT_EQ(0u, a.handle);
 	vrampool_error_from_alloc(&err, EFBIG, &a.error);
 	EXPECT_EQ((int)VRAMPOOL_ERR_BUFFER_TOO_BIG, (int)err.kind);
 	EXPECT_EQ(last + 1, err.size);
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 
 	ASSERT_EQ(0, vpa_install(self->fd, &e, 1, &ins));
-	EXPECT_EQ(-EFBIG, vpa_alloc(self->fd, 2048, 0, &a));
+	EXPECT_EQ(-EFBIG, vp_alloc(self->fd, 2048, 0, &a));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, a.error.code);
 	EXPECT_EQ(2048u, a.error.size);
 	EXPECT_EQ(0u, a.error.capacity);
@@ -713,16 +713,16 @@ TEST_F(pools, routing_buffer_too_big)
 	EXPECT_EQ(self->vram_start, vpa_vram(self->fd));
 
 	/* A size whose alignment passes 2^64 - 1 fits no pool either. */
-	EXPECT_EQ(-EFBIG, vpa_alloc(self->fd, UINT64_MAX, 0, &a));
+	EXPECT_EQ(-EFBIG, vp_alloc(self->fd, UINT64_MAX, 0, &a));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, a.error.code);
 	EXPECT_EQ(UINT64_MAX, a.error.size);
 	e = vpa_direct(VPA_ABSENT);
 	ASSERT_EQ(0, vpa_install(self->fd, &e, 1, &ins));
-	EXPECT_EQ(-EFBIG, vpa_alloc(self->fd, UINT64_MAX, 0, &a))
+	EXPECT_EQ(-EFBIG, vp_alloc(self->fd, UINT64_MAX, 0, &a))
 		TH_LOG("a direct pool takes any size but one that cannot be aligned");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, a.error.code);
-	EXPECT_EQ(-EFBIG, vpa_alloc(self->fd, UINT64_MAX - 254, DRM_VRAMPOOL_ALLOC_PERSISTENT,
-				    &a));
+	EXPECT_EQ(-EFBIG, vp_alloc(self->fd, UINT64_MAX - 254, DRM_VRAMPOOL_ALLOC_PERSISTENT,
+				   &a));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, a.error.code);
 	EXPECT_EQ(UINT64_MAX - 254, a.error.size);
 }
@@ -784,7 +784,7 @@ TEST_F(pools, zero_size_requests)
 	EXPECT_EQ(self->vram_start, vpa_vram(self->fd));
 	FREE_OK(self->fd, a.handle, "0");
 	FREE_OK(self->fd, b.handle, "0");
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	EXPECT_PAGES(self->fd, 0, "after the cleanup", 0, 0);
 
 	/* Sliced only: no page. */
@@ -901,7 +901,7 @@ TEST_F(pools, statistics_after_a_scripted_sequence)
 		if (i != 1)
 			FREE_OK(self->fd, a[i].handle, "scripted");
 	}
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	EXPECT_POOL(self->fd, 0, "sliced, cleaned",
 		    .allocations = 0, .bytes_in_use = 0, .padding = 0,
 		    .reserved_bytes = 0, .pages = 0, .pages_peak = 2,

@@ -523,7 +523,7 @@ TEST_F(sysfs, device_folder_matches_get_param)
 	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start + 64 * KiB,
 			   "with a 64 KiB page");
 	FREE_OK(self->fd, a.handle, "1000");
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	expect_device_folder(_metadata, &self->dev, self->fd, "after the cleanup");
 	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start, "after the cleanup");
 }
@@ -801,11 +801,11 @@ TEST_F(sysfs, client_vram_matches_query_and_fdinfo)
 		FREE_OK(self->fd, a[i].handle, when);
 		expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm, when);
 	}
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm, "after a cleanup");
 	for (i = 1; i < ARRAY_SIZE(mix); i += 2)
 		FREE_OK(self->fd, a[i].handle, "the rest");
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm, "all freed");
 	expect_file(_metadata, self->cdir, "vram", "0", "all freed and cleaned up");
 	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start, "all freed");
@@ -917,7 +917,7 @@ TEST_F(sysfs, fdinfo_vram_grows_by_the_page)
 	for (i = 0; i < ARRAY_SIZE(a); i++)
 		FREE_OK(self->fd, a[i].handle, "all");
 	expect_fdinfo_vram(_metadata, self->fd, "1092 KiB", 1092 * KiB, "freed, pages kept");
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	expect_fdinfo_vram(_metadata, self->fd, "0", 0, "after a cleanup");
 }
 
@@ -1181,7 +1181,7 @@ TEST_F(sysfs, installed_pools_match_query_under_load)
 	ALLOC_OK(self->fd, 4 * MiB + 1, 0, &a[2], "4 MiB + 1 again");
 	expect_pools_match(_metadata, self->cdir, self->fd, "after reuse");
 
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	expect_pools_match(_metadata, self->cdir, self->fd, "after a cleanup");
 
 	FREE_OK(self->fd, b.handle, "16 KiB");
@@ -1190,7 +1190,7 @@ TEST_F(sysfs, installed_pools_match_query_under_load)
 	for (i = 1; i < ARRAY_SIZE(mix_allocs); i += 2)
 		FREE_OK(self->fd, a[i].handle, "the rest");
 	expect_pools_match(_metadata, self->cdir, self->fd, "all freed");
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	expect_pools_match(_metadata, self->cdir, self->fd, "all freed and cleaned up");
 	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start, "all freed");
 }
@@ -1322,7 +1322,7 @@ TEST_F(sysfs, installs_shrink_and_grow_the_pool_folders)
 	for (i = 0; i < ARRAY_SIZE(mix_allocs); i++)
 		if (a[i].pool == P255)
 			FREE_OK(self->fd, a[i].handle, "a persistent allocation");
-	ASSERT_EQ(0, vpa_cleanup(self->fd));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
 	expect_pools_match(_metadata, self->cdir, self->fd, "all freed");
 	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start, "all freed");
 	close(type1);
@@ -1682,9 +1682,9 @@ static void race_writer(struct race_child *st, const struct vp_device *dev, doub
 			break;
 		}
 		st->installs++;
-		ret = vpa_alloc(keep, 1000, 0, &a[0]);
+		ret = vp_alloc(keep, 1000, 0, &a[0]);
 		if (!ret)
-			ret = vpa_free(keep, a[0].handle);
+			ret = vp_free(keep, a[0].handle);
 		if (ret) {
 			race_fail(st, "round %" PRIu64 ": 1000 on the long-lived file: %s", k,
 				  strerror(-ret));
@@ -1706,7 +1706,7 @@ static void race_writer(struct race_child *st, const struct vp_device *dev, doub
 		}
 		st->installs++;
 		for (i = 0; i < ARRAY_SIZE(race_sizes); i++) {
-			ret = vpa_alloc(fd, race_sizes[i].size, race_sizes[i].flags, &a[i]);
+			ret = vp_alloc(fd, race_sizes[i].size, race_sizes[i].flags, &a[i]);
 			if (ret) {
 				race_fail(st, "round %" PRIu64 ": ALLOC(%" PRIu64 "): %s (code %u)",
 					  k, race_sizes[i].size, strerror(-ret), a[i].error.code);
@@ -1717,7 +1717,7 @@ static void race_writer(struct race_child *st, const struct vp_device *dev, doub
 		}
 		/* Free every other, then count what holds the dynamic pools. */
 		for (i = k % 2; i < ARRAY_SIZE(race_sizes); i += 2) {
-			ret = live[i] ? vpa_free(fd, a[i].handle) : 0;
+			ret = live[i] ? vp_free(fd, a[i].handle) : 0;
 			if (ret)
 				race_fail(st, "round %" PRIu64 ": FREE: %s", k, strerror(-ret));
 			live[i] = false;
@@ -1735,7 +1735,7 @@ static void race_writer(struct race_child *st, const struct vp_device *dev, doub
 		}
 		/* Two rounds in three close the file over live allocations. */
 		for (i = 0; k % 3 == 0 && i < ARRAY_SIZE(race_sizes); i++) {
-			ret = live[i] ? vpa_free(fd, a[i].handle) : 0;
+			ret = live[i] ? vp_free(fd, a[i].handle) : 0;
 			if (ret)
 				race_fail(st, "round %" PRIu64 ": FREE: %s", k, strerror(-ret));
 		}
@@ -1933,10 +1933,10 @@ TEST_F(sysfs, client_folder_goes_when_its_process_is_killed)
 		if (vpa_install(fd, e, n, &(struct drm_vrampool_pool_install){ 0 }))
 			_exit(2);
 		for (i = 0; i < ARRAY_SIZE(mix_allocs); i++)
-			if (vpa_alloc(fd, mix_allocs[i].size, mix_allocs[i].flags, &a))
+			if (vp_alloc(fd, mix_allocs[i].size, mix_allocs[i].flags, &a))
 				_exit(3);
 		/* The last one has no page; map the 1000's page. */
-		if (vpa_alloc(fd, 1000, 0, &a))
+		if (vp_alloc(fd, 1000, 0, &a))
 			_exit(4);
 		map = mmap(NULL, a.page_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 			   a.mmap_offset);

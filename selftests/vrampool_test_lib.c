@@ -160,6 +160,28 @@ int vp_get_param(int fd, uint32_t param, uint64_t *value)
 	return 0;
 }
 
+int vp_alloc(int fd, uint64_t size, uint32_t flags, struct drm_vrampool_alloc *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->size = size;
+	out->flags = flags;
+	return ioctl(fd, DRM_IOCTL_VRAMPOOL_ALLOC, out) ? -errno : 0;
+}
+
+int vp_free(int fd, uint32_t handle)
+{
+	struct drm_vrampool_free f = { .handle = handle };
+
+	return ioctl(fd, DRM_IOCTL_VRAMPOOL_FREE, &f) ? -errno : 0;
+}
+
+int vp_cleanup(int fd)
+{
+	struct drm_vrampool_cleanup c = { 0 };
+
+	return ioctl(fd, DRM_IOCTL_VRAMPOOL_CLEANUP, &c) ? -errno : 0;
+}
+
 int vp_read_file(const char *path, char *buf, size_t len)
 {
 	size_t used = 0;

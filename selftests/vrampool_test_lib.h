@@ -66,6 +66,13 @@ int vp_open_device(const struct vp_device *dev);
 /* DRM_IOCTL_VRAMPOOL_GET_PARAM with pad/reserved zero: 0 or -errno. */
 int vp_get_param(int fd, uint32_t param, uint64_t *value);
 
+/* ALLOC of @size with @flags (@out filled in, also on failure): 0 or -errno. */
+int vp_alloc(int fd, uint64_t size, uint32_t flags, struct drm_vrampool_alloc *out);
+/* FREE of @handle: 0 or -errno. */
+int vp_free(int fd, uint32_t handle);
+/* CLEANUP: free pages go back to the device. 0 or -errno. */
+int vp_cleanup(int fd);
+
 /* Module parameters from /sys/module/vrampool/parameters/<name>. */
 int vp_module_param_str(const char *name, char *buf, size_t len);
 int vp_module_param_u64(const char *name, uint64_t *value);
