@@ -169,9 +169,10 @@ TEST_F(get_param, nonzero_pad_einval)
 					.pad = pads[k],
 				};
 
-				expect_refused(_metadata, self->fds[i], DRM_IOCTL_VRAMPOOL_GET_PARAM,
-					       &gp, EINVAL, "%s: param %u with pad %#x",
-					       self->devs[i].name, p, pads[k]);
+				expect_refused(_metadata, self->fds[i],
+					       DRM_IOCTL_VRAMPOOL_GET_PARAM, &gp, EINVAL,
+					       "%s: param %u with pad %#x", self->devs[i].name,
+					       p, pads[k]);
 			}
 		}
 	}
@@ -194,8 +195,9 @@ TEST_F(get_param, nonzero_reserved_einval)
 					.reserved = reserved[k],
 				};
 
-				expect_refused(_metadata, self->fds[i], DRM_IOCTL_VRAMPOOL_GET_PARAM,
-					       &gp, EINVAL, "%s: param %u with reserved %#llx",
+				expect_refused(_metadata, self->fds[i],
+					       DRM_IOCTL_VRAMPOOL_GET_PARAM, &gp, EINVAL,
+					       "%s: param %u with reserved %#llx",
 					       self->devs[i].name, p,
 					       (unsigned long long)reserved[k]);
 			}
@@ -229,8 +231,8 @@ TEST_F(get_param, bad_pointer_efault)
 	for (i = 0; i < self->n; i++) {
 		for (k = 0; k < sizeof(bad_ptrs) / sizeof(bad_ptrs[0]); k++) {
 			expect_refused(_metadata, self->fds[i], DRM_IOCTL_VRAMPOOL_GET_PARAM,
-				       bad_ptrs[k], EFAULT, "%s: pointer %p", self->devs[i].name,
-				       bad_ptrs[k]);
+				       bad_ptrs[k], EFAULT, "%s: pointer %p",
+				       self->devs[i].name, bad_ptrs[k]);
 		}
 	}
 }
@@ -297,8 +299,8 @@ TEST_F(get_param, unknown_driver_ioctl_einval)
 		for (k = 0; k < sizeof(cmds) / sizeof(cmds[0]); k++) {
 			struct drm_vrampool_get_param gp = { 0 };
 
-			expect_refused(_metadata, self->fds[i], cmds[k], &gp, EINVAL, "%s: ioctl %#lx",
-				       self->devs[i].name, cmds[k]);
+			expect_refused(_metadata, self->fds[i], cmds[k], &gp, EINVAL,
+				       "%s: ioctl %#lx", self->devs[i].name, cmds[k]);
 		}
 	}
 }
