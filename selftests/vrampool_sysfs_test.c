@@ -618,6 +618,40 @@ TEST_F(sysfs, client_folder_of_a_new_file)
 }
 
 /*
+ * A child the parent holds while it looks: the child writes to up[1] when
+ * it is ready, then waits for a byte on down[0].
+ */
+struct held_child {
+	pid_t pid;
+	int up[2], down[2];
+};
+
+/* fork() with both pipes, each side closing the ends it does not use: 0 in the child. */
+static pid_t held_fork(struct __test_metadata *_metadata, struct held_child *h)
+{
+	ASSERT_EQ(0, pipe(h->up));
+	ASSERT_EQ(0, pipe(h->down));
+	h->pid = fork();
+	ASSERT_LE(0, h->pid);
+	close(h->pid ? h->up[1] : h->up[0]);
+	close(h->pid ? h->down[0] : h->down[1]);
+	return h->pid;
+}
+
+/* Let the child go; it must exit with 0. */
+static void held_release(struct __test_metadata *_metadata, struct held_child *h)
+{
+	char c = 0;
+	int status;
+
+	EXPECT_EQ(1, write(h->down[1], &c, 1));
+	ASSERT_EQ(h->pid, waitpid(h->pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("child status %#x", status);
+	close(h->up[0]);
+	close(h->down[1]);
+}
+
+/*
  * A child that opens the device has its own folder with its pid and its
  * name (set with PR_SET_NAME, truncated to 15 characters); the folder goes
  * when the child exits.
@@ -626,51 +660,38 @@ TEST_F(sysfs, child_client_shows_the_child)
 {
 	static const char name[] = "sysfs-child-with-a-long-name";
 	char cdir[DIR_LEN], comm[32], c = 0;
-	int up[2], down[2], status;
+	struct held_child h;
 	uint64_t id = 0;
-	pid_t pid;
 
-	ASSERT_EQ(0, pipe(up));
-	ASSERT_EQ(0, pipe(down));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
+	if (held_fork(_metadata, &h) == 0) {
 		int fd;
 
-		close(up[0]);
-		close(down[1]);
 		if (prctl(PR_SET_NAME, name, 0, 0, 0))
 			_exit(1);
 		fd = vp_open_device(&self->dev);
 		if (fd < 0 || client_id_of(fd, &id))
 			_exit(2);
-		if (write(up[1], &id, sizeof(id)) != sizeof(id))
+		if (write(h.up[1], &id, sizeof(id)) != sizeof(id))
 			_exit(3);
 		/* Hold the file until the parent has looked. */
-		if (read(down[0], &c, 1) != 1)
+		if (read(h.down[0], &c, 1) != 1)
 			_exit(4);
 		_exit(0);
 	}
-	close(up[1]);
-	close(down[0]);
-	ASSERT_EQ((ssize_t)sizeof(id), read(up[0], &id, sizeof(id))) TH_LOG("the child failed");
+	ASSERT_EQ((ssize_t)sizeof(id), read(h.up[0], &id, sizeof(id))) TH_LOG("the child failed");
 	EXPECT_NE(self->id, id) TH_LOG("the child's file has its own client id");
 	client_path(&self->dev, id, cdir, sizeof(cdir));
 	comm_of(name, comm, sizeof(comm));
 	EXPECT_STREQ("sysfs-child-wit", comm);
-	expect_file_u64(_metadata, cdir, "pid", (uint64_t)pid, "the child's client");
+	expect_file_u64(_metadata, cdir, "pid", (uint64_t)h.pid, "the child's client");
 	expect_file(_metadata, cdir, "comm", comm, "the child's client");
 	expect_file(_metadata, cdir, "generation", "1", "the child's client");
 	/* Ours is unchanged. */
 	my_comm(comm, sizeof(comm));
 	expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm, "the parent's");
 
-	EXPECT_EQ(1, write(down[1], &c, 1));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("child status %#x", status);
+	held_release(_metadata, &h);
 	EXPECT_FALSE(exists(cdir)) TH_LOG("%s outlived the child", cdir);
-	close(up[0]);
-	close(down[1]);
 }
 
 /*
@@ -681,43 +702,30 @@ TEST_F(sysfs, child_client_shows_the_child)
 TEST_F(sysfs, pid_and_comm_follow_the_process_using_the_file)
 {
 	char comm[32], c = 0;
-	int up[2], down[2], status;
-	pid_t pid;
+	struct held_child h;
 
-	ASSERT_EQ(0, pipe(up));
-	ASSERT_EQ(0, pipe(down));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
+	if (held_fork(_metadata, &h) == 0) {
 		uint64_t v;
 
-		close(up[0]);
-		close(down[1]);
 		if (prctl(PR_SET_NAME, "sysfs-inherit", 0, 0, 0))
 			_exit(1);
 		if (vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_VRAM_SIZE, &v))
 			_exit(2);
-		if (write(up[1], &c, 1) != 1 || read(down[0], &c, 1) != 1)
+		if (write(h.up[1], &c, 1) != 1 || read(h.down[0], &c, 1) != 1)
 			_exit(3);
 		_exit(0);
 	}
-	close(up[1]);
-	close(down[0]);
-	ASSERT_EQ(1, read(up[0], &c, 1)) TH_LOG("the child failed");
-	expect_file_u64(_metadata, self->cdir, "pid", (uint64_t)pid, "the child used the file");
+	ASSERT_EQ(1, read(h.up[0], &c, 1)) TH_LOG("the child failed");
+	expect_file_u64(_metadata, self->cdir, "pid", (uint64_t)h.pid, "the child used the file");
 	expect_file(_metadata, self->cdir, "comm", "sysfs-inherit", "the child used the file");
 
-	EXPECT_EQ(1, write(down[1], &c, 1));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("child status %#x", status);
+	held_release(_metadata, &h);
 	EXPECT_TRUE(exists(self->cdir)) TH_LOG("the parent still holds the file");
 
 	EXPECT_NE(UINT64_MAX, vpa_vram(self->fd));
 	my_comm(comm, sizeof(comm));
 	expect_client_matches(_metadata, self->cdir, self->fd, getpid(), comm,
 			      "the parent used the file again");
-	close(up[0]);
-	close(down[1]);
 }
 
 /*
@@ -1959,7 +1967,8 @@ TEST_F(sysfs, client_folder_goes_when_its_process_is_killed)
 	EXPECT_LT(10 * MiB, vram) TH_LOG("the child's mix");
 	expect_device_vram(_metadata, &self->dev, self->fd, self->vram_start + vram,
 			   "the child holds allocations");
-	expect_file(_metadata, cdir, "pools/255/allocations", "3", "the child's persistent allocations");
+	expect_file(_metadata, cdir, "pools/255/allocations", "3",
+		    "the child's persistent allocations");
 	snprintf(path, sizeof(path), "%s/pools", cdir);
 	{
 		static struct names ns;
