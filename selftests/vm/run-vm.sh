@@ -11,7 +11,13 @@
 #
 # --tier debug boots --kernel (the debug kernel: KASAN, lockdep, kmemleak,
 # fault injection, KUnit) with kasan_multi_shot (every KASAN report is
-# printed, not only the first) and tells the init (vrampool.tier=debug).
+# printed, not only the first) and tells the init (vrampool.tier=debug). Its
+# CPU has no LA57 (5-level paging): with it, 6.12 + KASAN can take an
+# interrupt while identify_cpu() has cleared the feature bits, and then
+# reports wild memory accesses in a loop forever, early in boot.
+#
+# A VM whose init has not started (no BOOT marker) within --boot-timeout
+# seconds (default 300) is stopped: the boot went wrong.
 #
 # Serial ports:
 #   ttyS0 (console): the kernel log at loglevel 7  -> build/vm/NAME.console.log
@@ -29,7 +35,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 
 MODE=check NAME="" INITRD=$BUILD/vm/initramfs.cpio ARGS="" TESTS="" APPEND=""
-TIMEOUT=900 STREAM="" TIER=debian KERNEL=""
+TIMEOUT=900 STREAM="" TIER=debian KERNEL="" BOOT_TIMEOUT=300
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mode) MODE=$2; shift ;;
@@ -41,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--tests) TESTS=$2; shift ;;
 	--append) APPEND=$2; shift ;;
 	--timeout) TIMEOUT=$2; shift ;;
+	--boot-timeout) BOOT_TIMEOUT=$2; shift ;;
 	--stream) STREAM=1 ;;
 	*) echo "run-vm.sh: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -65,9 +72,13 @@ rm -f "$LOG" "$CONSOLE"
 LOGLEVEL=7
 [ "$MODE" = shell ] && LOGLEVEL=4
 CMDLINE="console=ttyS0 loglevel=$LOGLEVEL panic=-1 oops=panic vrampool.mode=$MODE"
+CPU=max
 case $TIER in
 debian) ;;
-debug) CMDLINE+=" vrampool.tier=debug kasan_multi_shot" ;;
+debug)
+	CMDLINE+=" vrampool.tier=debug kasan_multi_shot"
+	CPU=max,la57=off
+	;;
 *) echo "run-vm.sh: unknown tier $TIER" >&2; exit 2 ;;
 esac
 [ -n "$ARGS" ] && CMDLINE+=" vrampool.args=\"$ARGS\""
@@ -76,7 +87,7 @@ esac
 
 # shellcheck disable=SC2054 # the commas belong to QEMU's option syntax
 QEMU=(qemu-system-x86_64
-	-machine pc -accel tcg -cpu max -smp 2 -m 2G
+	-machine pc -accel tcg -cpu "$CPU" -smp 2 -m 2G
 	-nodefaults -no-reboot -display none
 	-kernel "$KERNEL" -initrd "$INITRD" -append "$CMDLINE"
 	-object memory-backend-ram,id=vram0,size=64M
@@ -99,11 +110,28 @@ QEMU+=(-monitor none -serial "file:$CONSOLE" -serial "file:$LOG")
 : > "$LOG"
 timeout -k 10 "$TIMEOUT" "${QEMU[@]}" < /dev/null &
 qpid=$!
+
+# Boot watchdog: stop the VM if its init never says BOOT.
+(
+	waited=0
+	while [ $waited -lt "$BOOT_TIMEOUT" ]; do
+		sleep 2
+		waited=$((waited + 2))
+		kill -0 "$qpid" 2>/dev/null || exit 0
+		grep -q '@@VRAMPOOL BOOT' "$LOG" 2>/dev/null && exit 0
+	done
+	echo "run-vm.sh: no BOOT marker after $BOOT_TIMEOUT s: stopping the VM" >&2
+	kill "$qpid" 2>/dev/null
+) &
+wpid=$!
+
 if [ -n "$STREAM" ]; then
 	tail -n +1 -f --pid="$qpid" "$LOG" | tr -d '\r' || true
 fi
 rc=0
 wait "$qpid" || rc=$?
+kill "$wpid" 2>/dev/null || true
+wait "$wpid" 2>/dev/null || true
 if [ $rc -eq 124 ]; then
 	echo "run-vm.sh: the VM did not finish within $TIMEOUT s" >&2
 fi
