@@ -28,6 +28,10 @@ JOBS=${JOBS:-$(nproc)}
 
 log() { echo "debug-kernel: $*" >&2; }
 
+# The kernel build is its own make world with its own -j, even when this
+# runs under "make -jN" (whose jobserver it would not get anyway).
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
 [ -f "$KSRC/Makefile" ] || { log "$KSRC missing (run make setup)"; exit 1; }
 SRCVER=$(dpkg-query -W -f='${Version}' linux-source-6.12)
 CCVER=$(gcc --version | head -n 1)

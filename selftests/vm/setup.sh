@@ -25,6 +25,8 @@ BASE_PKGS=(qemu-system-x86 busybox-static cpio kmod xz-utils gcc g++ make libc6-
 	   linux-source-6.12 rsync)
 
 export DEBIAN_FRONTEND=noninteractive
+# The kernel-tree makes below are independent of any make that runs us.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 log() { echo "setup: $*" >&2; }
 
