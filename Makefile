@@ -31,6 +31,7 @@
 #   VM_APPEND="drm.debug=0x2"                           extra kernel parameters
 #   TEST_TIMEOUT=300 VM_TIMEOUT=900                     seconds (Debian kernel)
 #   DEBUG_TEST_TIMEOUT=900 DEBUG_VM_TIMEOUT=1800        seconds (debug kernel)
+#   DEBUG_SHARDS=2          debug VMs the kselftests are split over (1 with TESTS=)
 
 BUILD       := $(CURDIR)/build
 VM          := $(CURDIR)/selftests/vm
@@ -79,19 +80,28 @@ VM_OPTS = --timeout $(VM_TIMEOUT) \
 	$(if $(VRAMPOOL_ARGS),--args "$(VRAMPOOL_ARGS)") \
 	$(if $(TESTS),--tests "$(TESTS)") \
 	--append "vrampool.timeout=$(TEST_TIMEOUT) $(VM_APPEND)"
-DEBUG_VM_OPTS = --tier debug --kernel $(DBG_BZIMAGE) --initrd $(DBG_INITRAMFS) \
+# $(call debug_vm_opts,EXTRA KERNEL PARAMETERS)
+debug_vm_opts = --tier debug --kernel $(DBG_BZIMAGE) --initrd $(DBG_INITRAMFS) \
 	--timeout $(DEBUG_VM_TIMEOUT) \
 	$(if $(VRAMPOOL_ARGS),--args "$(VRAMPOOL_ARGS)") \
-	$(if $(TESTS),--tests "$(TESTS)") \
-	--append "vrampool.timeout=$(DEBUG_TEST_TIMEOUT) $(VM_APPEND)"
+	--append "vrampool.timeout=$(DEBUG_TEST_TIMEOUT) $(1) $(VM_APPEND)"
 
-RESULTS_DEBUG := $(VMDIR)/debug.result $(VMDIR)/kunit.result $(VMDIR)/canary.result
+# The debug VM has one CPU and runs the tests several times slower than
+# Debian's: they are split over DEBUG_SHARDS VMs booted at once (balanced on
+# the durations of the last run, see shard-tests.py); shard 1 also runs KUnit.
+DEBUG_SHARDS  ?= $(if $(TESTS),1,2)
+SHARDS        := $(shell seq 1 $(DEBUG_SHARDS))
+SHARD_LIST    := $(VMDIR)/debug-shards
+
+RESULTS_DEBUG := $(foreach i,$(SHARDS),$(VMDIR)/debug-$(i).result) \
+	$(VMDIR)/kunit.result $(VMDIR)/canary.result
 RESULTS_ALL   := $(HOST_OUT)/result $(VMDIR)/check.result $(RESULTS_DEBUG)
+RUNS_DEBUG    := $(foreach i,$(SHARDS),run-debug-$(i)) run-canary
 
 .PHONY: all setup module selftests userspace initramfs \
 	check check-host check-debian check-vm demo vm-shell clean distclean \
 	debug-kernel debug-module debug-canary debug-initramfs check-debug vm-shell-debug \
-	host-tests run-host run-debian run-debug run-canary
+	host-tests run-host run-debian run-canary debug-shards
 
 all: module selftests userspace
 
@@ -120,18 +130,20 @@ initramfs: module selftests userspace
 
 # Every suite is run in two steps: run-* writes logs (quietly, so that runs
 # can go in parallel), then a judge reads them and prints results. The check-*
-# targets do both; "make check" runs all four runs at once (the debug VM is
-# the long one; it uses one CPU) and then judges them in order.
+# targets do both; "make check" starts every run at once (the debug VMs are
+# the long ones; each uses one CPU) and then judges them in order.
 
 JUDGE_HOST = $(CHECK_LOG) --label host --expected-skips $(SKIPS).host \
 	--result $(HOST_OUT)/result $(HOST_OUT)/host.log
 JUDGE_DEBIAN = $(CHECK_LOG) --label vm --vm --console $(VMDIR)/check.console.log \
 	--expected-skips $(SKIPS).debian --result $(VMDIR)/check.result $(VMDIR)/check.log
-JUDGE_DEBUG = $(CHECK_LOG) --label debug --vm --console $(VMDIR)/debug.console.log \
-	--expected-skips $(SKIPS).debug --result $(VMDIR)/debug.result $(VMDIR)/debug.log
+JUDGE_DEBUG = $(foreach i,$(SHARDS),\
+	$(CHECK_LOG) --label debug-$(i) --vm --console $(VMDIR)/debug-$(i).console.log \
+	--expected-skips $(SKIPS).debug --result $(VMDIR)/debug-$(i).result \
+	$(VMDIR)/debug-$(i).log --prefix-summary || rc=1;)
 JUDGE_KUNIT = $(CHECK_LOG) --label kunit --kunit $(KUNIT_NEED) \
-	--console $(VMDIR)/debug.console.log --expected-skips $(SKIPS).debug \
-	--result $(VMDIR)/kunit.result $(VMDIR)/debug.log
+	--console $(VMDIR)/debug-1.console.log --expected-skips $(SKIPS).debug \
+	--result $(VMDIR)/kunit.result $(VMDIR)/debug-1.log
 JUDGE_CANARY = $(CHECK_LOG) --label canary --canary --console $(VMDIR)/canary.console.log \
 	--result $(VMDIR)/canary.result $(VMDIR)/canary.log
 
@@ -182,24 +194,37 @@ debug-initramfs: debug-module debug-canary selftests userspace
 		-b $(USER_OUT)/vrampoolctl-static -e $(DBG_CANARY)/vrampool_canary.ko \
 		$(if $(filter required,$(KUNIT_NEED)),-e $(DBG_MODDIR)/vrampool_kunit.ko)
 
-run-debug: debug-initramfs
-	@rm -f $(VMDIR)/debug.result $(VMDIR)/kunit.result
-	@echo "VM: booting the debug kernel $(DBG_KVER); logs: $(VMDIR)/debug.log, debug.console.log"
-	@$(VM)/run-vm.sh --mode check --name debug $(DEBUG_VM_OPTS) || true
+# One line per shard: its test programs. Computed once, before any shard
+# starts (each VM rewrites its own log, which later splits learn from).
+debug-shards: debug-initramfs
+	@mkdir -p $(VMDIR)
+	@for i in $(SHARDS); do \
+		python3 $(VM)/shard-tests.py $(DEBUG_SHARDS) $$i $(SELFTESTS_OUT) \
+			$(if $(TESTS),--only "$(TESTS)") $(wildcard $(VMDIR)/debug-*.log); \
+	done > $(SHARD_LIST)
+
+# run-debug-N: shard N (not .PHONY: a pattern rule).
+run-debug-%: debug-shards
+	@rm -f $(VMDIR)/debug-$*.result $(if $(filter 1,$*),$(VMDIR)/kunit.result)
+	@tests=$$(sed -n '$*p' $(SHARD_LIST)); \
+	echo "VM: booting the debug kernel $(DBG_KVER) for $$(echo $$tests | wc -w) tests$(if $(filter 1,$*), + KUnit); logs: $(VMDIR)/debug-$*.log, debug-$*.console.log"; \
+	if [ -z "$$tests" ]; then echo "debug-$*: no tests for this shard" >&2; exit 1; fi; \
+	$(VM)/run-vm.sh --mode check --name debug-$* --tests "$$tests" \
+		$(call debug_vm_opts,$(if $(filter 1,$*),,vrampool.kunit=0)) || true
 
 run-canary: debug-initramfs
 	@rm -f $(VMDIR)/canary.result
 	@echo "VM: booting the debug kernel with vrampool_canary.ko; logs: $(VMDIR)/canary.log, canary.console.log"
-	@$(VM)/run-vm.sh --mode canary --name canary $(DEBUG_VM_OPTS) --timeout 600 || true
+	@$(VM)/run-vm.sh --mode canary --name canary $(call debug_vm_opts,) --timeout 600 || true
 
-# Three results: the kselftests + every kernel report (debug.result), the
-# KUnit cases (kunit.result), the detector proof (canary.result). Both VMs
-# run at once; all three are judged even when one fails.
+# Results: per shard, the kselftests + every kernel report (debug-N.result),
+# the KUnit cases (kunit.result), the detector proof (canary.result). All the
+# VMs run at once; every result is judged even when one fails.
 check-debug:
 	@rm -f $(RESULTS_DEBUG)
 	@rc=0; \
-	$(MAKE) -s --no-print-directory -k -j2 run-debug run-canary || rc=1; \
-	$(JUDGE_DEBUG) --prefix-summary || rc=1; \
+	$(MAKE) -s --no-print-directory -k -j$(words $(RUNS_DEBUG)) $(RUNS_DEBUG) || rc=1; \
+	$(JUDGE_DEBUG) \
 	$(JUDGE_KUNIT) --prefix-summary || rc=1; \
 	$(JUDGE_CANARY) --prefix-summary || rc=1; \
 	echo "== total (debug kernel + KUnit + canary)"; \
@@ -210,10 +235,11 @@ check-debug:
 check:
 	@rm -f $(RESULTS_ALL)
 	@rc=0; \
-	$(MAKE) -s --no-print-directory -k -j4 run-host run-debian run-debug run-canary || rc=1; \
+	$(MAKE) -s --no-print-directory -k -j$(words run-host run-debian $(RUNS_DEBUG)) \
+		run-host run-debian $(RUNS_DEBUG) || rc=1; \
 	$(JUDGE_HOST) --prefix-summary || rc=1; \
 	$(JUDGE_DEBIAN) --prefix-summary || rc=1; \
-	$(JUDGE_DEBUG) --prefix-summary || rc=1; \
+	$(JUDGE_DEBUG) \
 	$(JUDGE_KUNIT) --prefix-summary || rc=1; \
 	$(JUDGE_CANARY) --prefix-summary || rc=1; \
 	echo "== total (host + Debian VM + debug VM + KUnit + canary)"; \
@@ -227,7 +253,7 @@ vm-shell: initramfs
 	@$(VM)/run-vm.sh --mode shell $(VM_OPTS)
 
 vm-shell-debug: debug-initramfs
-	@$(VM)/run-vm.sh --mode shell $(DEBUG_VM_OPTS)
+	@$(VM)/run-vm.sh --mode shell $(call debug_vm_opts,)
 
 # Not "make -C $(KDIR) M=... clean": kbuild's clean deletes every *.ko.* and
 # *.[aios] below M, build/ included (Debian's modules among them).
