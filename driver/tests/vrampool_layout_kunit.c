@@ -30,10 +30,10 @@ static const struct vrampool_layout_props props_exclusive = {
 	.alignment = 256, .max_page_size = 128 * MIB, .exclusive_memory_only = true,
 };
 
-#define SLICED(page, fl, slice, cap) { \
-	.type = DRM_VRAMPOOL_POOL_SLICED, .flags = (fl), \
-	.page_size = (page), .max_slice_size = (slice), .max_pool_size = (cap), \
-}
+/* Initialisers of one sliced or exclusive entry, for the case tables. */
+#define SLICED(page, fl, slice, cap) { .type = DRM_VRAMPOOL_POOL_SLICED, .flags = (fl), \
+	.page_size = (page), .max_slice_size = (slice), .max_pool_size = (cap) }
+
 #define EXCLUSIVE(max) { .type = DRM_VRAMPOOL_POOL_EXCLUSIVE, .max_alloc_size = (max) }
 
 #define ENTRY(init) ((struct drm_vrampool_pool_entry)init)
