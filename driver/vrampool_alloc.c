@@ -55,8 +55,8 @@ static int route(struct vrampool_client *client, u64 size, u32 flags,
 		return vrampool_pool_alloc(client->persistent, size, a);
 	}
 
-	for (i = 0; i < client->layout->count; i++) {
-		pool = client->layout->pools[i];
+	for (i = 0; i < client->pool_set->count; i++) {
+		pool = client->pool_set->pools[i];
 		if (!vrampool_pool_accepts(pool, size))
 			continue;
 		ret = vrampool_pool_alloc(pool, size, a);
@@ -79,8 +79,8 @@ static void periodic_cleanup(struct vrampool_client *client)
 {
 	u32 i;
 
-	for (i = 0; i < client->layout->count; i++)
-		vrampool_pool_cleanup(client->layout->pools[i], false, client->alloc_nr);
+	for (i = 0; i < client->pool_set->count; i++)
+		vrampool_pool_cleanup(client->pool_set->pools[i], false, client->alloc_nr);
 }
 
 /* Places @a, retrying once after an explicit cleanup if VRAM is full. */
@@ -109,10 +109,10 @@ static void alloc_answer(struct drm_vrampool_alloc *args, const struct vrampool_
 	args->pool = a->pool->index;
 	args->offset = a->offset;
 	args->padding = a->padding;
-	if (a->page) {
-		args->page = a->page->index;
-		args->mmap_offset = a->page->mmap_offset;
-		args->page_size = a->page->size;
+	if (a->ppage) {
+		args->page = a->ppage->index;
+		args->mmap_offset = a->ppage->mmap_offset;
+		args->page_size = a->ppage->size;
 	} else {
 		args->page = DRM_VRAMPOOL_NO_PAGE;
 	}

@@ -23,16 +23,16 @@ static struct vrampool_client *backing_to_client(const struct vrampool_backing *
 }
 
 /* A page of a client's pool is one pinned VRAM BO only its file may map. */
-static int client_back(const struct vrampool_backing *backing, struct vrampool_page *page)
+static int client_back(const struct vrampool_backing *backing, struct vrampool_pool_page *ppage)
 {
 	struct vrampool_client *client = backing_to_client(backing);
 	struct vrampool_bo *bo;
 	int ret;
 
-	if (!page->size)
+	if (!ppage->size)
 		return 0;
 
-	ret = vrampool_bo_create(client->vdev, page->size, ttm_bo_type_device, &bo);
+	ret = vrampool_bo_create(client->vdev, ppage->size, ttm_bo_type_device, &bo);
 	if (ret)
 		return ret;
 
@@ -42,70 +42,70 @@ static int client_back(const struct vrampool_backing *backing, struct vrampool_p
 		return ret;
 	}
 
-	page->bo = bo;
-	page->vram = bo->tbo.base.size;
-	page->mmap_offset = drm_vma_node_offset_addr(&bo->tbo.base.vma_node);
+	ppage->bo = bo;
+	ppage->vram = bo->tbo.base.size;
+	ppage->mmap_offset = drm_vma_node_offset_addr(&bo->tbo.base.vma_node);
 	return 0;
 }
 
-static void client_release(const struct vrampool_backing *backing, struct vrampool_page *page)
+static void client_release(const struct vrampool_backing *backing, struct vrampool_pool_page *ppage)
 {
 	struct vrampool_client *client = backing_to_client(backing);
 
-	if (!page->bo)
+	if (!ppage->bo)
 		return;
 
-	drm_vma_node_revoke(&page->bo->tbo.base.vma_node, client->file);
-	vrampool_bo_free(page->bo);
-	page->bo = NULL;
+	drm_vma_node_revoke(&ppage->bo->tbo.base.vma_node, client->file);
+	vrampool_bo_free(ppage->bo);
+	ppage->bo = NULL;
 }
 
 /**
- * vrampool_layout_destroy() - free a layout and its pools
- * @layout: the layout, or NULL; its pools hold no live allocation
+ * vrampool_pool_set_destroy() - free a pool set and its pools
+ * @set: the pool set, or NULL; its pools hold no live allocation
  */
-void vrampool_layout_destroy(struct vrampool_layout *layout)
+void vrampool_pool_set_destroy(struct vrampool_pool_set *set)
 {
 	u32 i;
 
-	if (!layout)
+	if (!set)
 		return;
-	for (i = 0; i < layout->count; i++)
-		vrampool_pool_destroy(layout->pools[i]);
-	kfree(layout);
+	for (i = 0; i < set->count; i++)
+		vrampool_pool_destroy(set->pools[i]);
+	kfree(set);
 }
 
 /**
- * vrampool_layout_create() - empty pools for a resolved layout
+ * vrampool_pool_set_create() - make empty pools for a resolved layout
  * @client: the client that will own them
  * @pools: the resolved pools
  * @count: how many, at most DRM_VRAMPOOL_MAX_DYNAMIC_POOLS
  *
- * Return: the layout, or NULL without memory.
+ * Return: the pool set, or NULL without memory.
  */
-struct vrampool_layout *vrampool_layout_create(struct vrampool_client *client,
-					       const struct drm_vrampool_pool_entry *pools,
-					       u32 count)
+struct vrampool_pool_set *
+vrampool_pool_set_create(struct vrampool_client *client,
+			 const struct drm_vrampool_pool_entry *pools, u32 count)
 {
-	struct vrampool_layout *layout;
+	struct vrampool_pool_set *set;
 	u32 i;
 
-	layout = kzalloc(struct_size(layout, pools, count), GFP_KERNEL);
-	if (!layout)
+	set = kzalloc(struct_size(set, pools, count), GFP_KERNEL);
+	if (!set)
 		return NULL;
 
 	for (i = 0; i < count; i++) {
-		layout->pools[i] = vrampool_pool_create(&pools[i], i,
-							client->vdev->props.alignment,
-							&client->backing);
-		if (!layout->pools[i]) {
-			layout->count = i;
-			vrampool_layout_destroy(layout);
+		set->pools[i] = vrampool_pool_create(&pools[i], i,
+						     client->vdev->props.alignment,
+						     &client->backing);
+		if (!set->pools[i]) {
+			set->count = i;
+			vrampool_pool_set_destroy(set);
 			return NULL;
 		}
 	}
-	layout->count = count;
-	return layout;
+	set->count = count;
+	return set;
 }
 
 /**
@@ -145,13 +145,13 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	if (!client->persistent)
 		goto err_free;
 
-	client->layout = vrampool_layout_create(client, vdev->default_pools,
-						vdev->default_count);
-	if (!client->layout)
+	client->pool_set = vrampool_pool_set_create(client, vdev->default_pools,
+						    vdev->default_count);
+	if (!client->pool_set)
 		goto err_persistent;
 
 	if (vrampool_sysfs_client_add(client))
-		goto err_layout;
+		goto err_pool_set;
 
 	mutex_lock(&vdev->clients_lock);
 	list_add_tail(&client->link, &vdev->clients);
@@ -161,8 +161,8 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	file->driver_priv = client;
 	return 0;
 
-err_layout:
-	vrampool_layout_destroy(client->layout);
+err_pool_set:
+	vrampool_pool_set_destroy(client->pool_set);
 err_persistent:
 	vrampool_pool_destroy(client->persistent);
 err_free:
@@ -199,7 +199,7 @@ void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 	}
 	xa_destroy(&client->handles);
 
-	vrampool_layout_destroy(client->layout);
+	vrampool_pool_set_destroy(client->pool_set);
 	vrampool_pool_destroy(client->persistent);
 	mutex_destroy(&client->sysfs_lock);
 	mutex_destroy(&client->lock);
@@ -218,8 +218,8 @@ void vrampool_client_cleanup(struct vrampool_client *client)
 
 	lockdep_assert_held(&client->lock);
 	vrampool_pool_cleanup(client->persistent, true, client->alloc_nr);
-	for (i = 0; i < client->layout->count; i++)
-		vrampool_pool_cleanup(client->layout->pools[i], true, client->alloc_nr);
+	for (i = 0; i < client->pool_set->count; i++)
+		vrampool_pool_cleanup(client->pool_set->pools[i], true, client->alloc_nr);
 }
 
 /**
@@ -236,9 +236,9 @@ u64 vrampool_client_dynamic_allocations(struct vrampool_client *client, u64 *byt
 
 	lockdep_assert_held(&client->lock);
 	*bytes = 0;
-	for (i = 0; i < client->layout->count; i++) {
-		count += client->layout->pools[i]->stats.allocations;
-		*bytes += client->layout->pools[i]->stats.bytes_in_use;
+	for (i = 0; i < client->pool_set->count; i++) {
+		count += client->pool_set->pools[i]->stats.allocations;
+		*bytes += client->pool_set->pools[i]->stats.bytes_in_use;
 	}
 	return count;
 }
@@ -255,7 +255,7 @@ u64 vrampool_client_vram(struct vrampool_client *client)
 	u32 i;
 
 	lockdep_assert_held(&client->lock);
-	for (i = 0; i < client->layout->count; i++)
-		vram += client->layout->pools[i]->stats.vram;
+	for (i = 0; i < client->pool_set->count; i++)
+		vram += client->pool_set->pools[i]->stats.vram;
 	return vram;
 }

@@ -20,11 +20,11 @@ struct vrampool_client_sysfs;
 struct vrampool_device;
 
 /**
- * struct vrampool_layout - a client's dynamic pools, in routing order
+ * struct vrampool_pool_set - a client's dynamic pools, in routing order
  *
  * Replaced whole by an install.
  */
-struct vrampool_layout {
+struct vrampool_pool_set {
 	/** @count: number of dynamic pools */
 	u32 count;
 	/** @pools: the pools */
@@ -46,8 +46,8 @@ struct vrampool_client {
 	struct drm_file *file;
 	/** @lock: protects everything below */
 	struct mutex lock;
-	/** @layout: the dynamic pools in force */
-	struct vrampool_layout *layout;
+	/** @pool_set: the dynamic pools in force */
+	struct vrampool_pool_set *pool_set;
 	/** @persistent: the persistent pool, index 255, kept across installs */
 	struct vrampool_pool *persistent;
 	/** @handles: allocation handles, from 1 */
@@ -68,10 +68,10 @@ struct vrampool_client {
 	struct list_head link;
 };
 
-struct vrampool_layout *vrampool_layout_create(struct vrampool_client *client,
-					       const struct drm_vrampool_pool_entry *pools,
-					       u32 count);
-void vrampool_layout_destroy(struct vrampool_layout *layout);
+struct vrampool_pool_set *
+vrampool_pool_set_create(struct vrampool_client *client,
+			 const struct drm_vrampool_pool_entry *pools, u32 count);
+void vrampool_pool_set_destroy(struct vrampool_pool_set *set);
 int vrampool_client_open(struct drm_device *drm, struct drm_file *file);
 void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file);
 void vrampool_client_cleanup(struct vrampool_client *client);

@@ -229,24 +229,24 @@ static int vram_mm_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(vram_mm);
 
-static void page_map_show(struct seq_file *m, struct vrampool_page *page)
+static void page_map_show(struct seq_file *m, struct vrampool_pool_page *ppage)
 {
 	struct drm_mm_node *node;
 	u64 at = 0;
 
-	seq_printf(m, "    page %u size %llu:", page->index, page->size);
-	if (page->pool->config.type != DRM_VRAMPOOL_POOL_SLICED) {
-		seq_printf(m, " %s 0+%llu\n", page->alloc ? "used" : "free", page->size);
+	seq_printf(m, "    page %u size %llu:", ppage->index, ppage->size);
+	if (ppage->pool->config.type != DRM_VRAMPOOL_POOL_SLICED) {
+		seq_printf(m, " %s 0+%llu\n", ppage->alloc ? "used" : "free", ppage->size);
 		return;
 	}
-	drm_mm_for_each_node(node, &page->mm) {
+	drm_mm_for_each_node(node, &ppage->mm) {
 		if (node->start > at)
 			seq_printf(m, " free %llu+%llu", at, node->start - at);
 		seq_printf(m, " used %llu+%llu", node->start, node->size);
 		at = node->start + node->size;
 	}
-	if (at < page->size)
-		seq_printf(m, " free %llu+%llu", at, page->size - at);
+	if (at < ppage->size)
+		seq_printf(m, " free %llu+%llu", at, ppage->size - at);
 	seq_puts(m, "\n");
 }
 
@@ -258,13 +258,13 @@ static void pool_map_show(struct seq_file *m, struct vrampool_pool *pool)
 		[DRM_VRAMPOOL_POOL_DIRECT] = "direct",
 		[DRM_VRAMPOOL_POOL_PERSISTENT] = "persistent",
 	};
-	struct vrampool_page *page;
+	struct vrampool_pool_page *ppage;
 	unsigned long index;
 
 	seq_printf(m, "  pool %u %s: %llu pages, %llu allocations\n", pool->index,
 		   types[pool->config.type], pool->stats.pages, pool->stats.allocations);
-	xa_for_each(&pool->pages, index, page)
-		page_map_show(m, page);
+	xa_for_each(&pool->pages, index, ppage)
+		page_map_show(m, ppage);
 }
 
 static int clients_show(struct seq_file *m, void *unused)
@@ -278,8 +278,8 @@ static int clients_show(struct seq_file *m, void *unused)
 		mutex_lock(&client->lock);
 		seq_printf(m, "client %llu generation %llu\n", client->file->client_id,
 			   client->generation);
-		for (i = 0; i < client->layout->count; i++)
-			pool_map_show(m, client->layout->pools[i]);
+		for (i = 0; i < client->pool_set->count; i++)
+			pool_map_show(m, client->pool_set->pools[i]);
 		pool_map_show(m, client->persistent);
 		mutex_unlock(&client->lock);
 	}

@@ -32,7 +32,7 @@
  *
  * Return: 0 if @props are usable, -EINVAL otherwise.
  */
-int vrampool_props_check(struct device *dev, const struct vrampool_props *props)
+int vrampool_props_check(struct device *dev, const struct vrampool_device_props *props)
 {
 	if (props->vram_size < VRAMPOOL_MIN_VRAM_SIZE) {
 		dev_err(dev, "refusing device: VRAM size %llu is below the minimum of %llu bytes\n",
@@ -89,8 +89,8 @@ static int vrampool_device_default_layout(struct vrampool_device *vdev)
  *
  * Return: 0 or a negative errno.
  */
-int vrampool_device_init(struct vrampool_device *vdev, enum vrampool_backend backend,
-			 const struct vrampool_props *props)
+int vrampool_device_init(struct vrampool_device *vdev, enum vrampool_vram_backend backend,
+			 const struct vrampool_device_props *props)
 {
 	int ret;
 
@@ -122,7 +122,7 @@ int vrampool_device_init(struct vrampool_device *vdev, enum vrampool_backend bac
 		return ret;
 
 	drm_info(&vdev->drm, "%s VRAM of %llu MiB, alignment %llu, max page size %llu%s\n",
-		 backend == VRAMPOOL_BACKEND_PCI_BAR ? "PCI BAR" : "emulated",
+		 backend == VRAMPOOL_VRAM_PCI_BAR ? "PCI BAR" : "emulated",
 		 props->vram_size >> 20, props->alignment, props->max_page_size,
 		 props->exclusive_memory_only ? ", exclusive memory only" : "");
 	return 0;

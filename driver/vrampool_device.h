@@ -10,9 +10,9 @@
 
 struct device;
 
-int vrampool_props_check(struct device *dev, const struct vrampool_props *props);
-int vrampool_device_init(struct vrampool_device *vdev, enum vrampool_backend backend,
-			 const struct vrampool_props *props);
+int vrampool_props_check(struct device *dev, const struct vrampool_device_props *props);
+int vrampool_device_init(struct vrampool_device *vdev, enum vrampool_vram_backend backend,
+			 const struct vrampool_device_props *props);
 void vrampool_device_fini(struct vrampool_device *vdev);
 u64 vrampool_vram_in_use(struct vrampool_device *vdev);
 

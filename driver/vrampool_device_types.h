@@ -21,21 +21,21 @@ struct drm_vrampool_pool_entry;
 struct kobject;
 
 /**
- * enum vrampool_backend - where a device's VRAM lives
- * @VRAMPOOL_BACKEND_EMULATED: kernel memory from vmalloc, for emulated devices
- * @VRAMPOOL_BACKEND_PCI_BAR: a PCI memory BAR, mapped write-combined
+ * enum vrampool_vram_backend - where a device's VRAM lives
+ * @VRAMPOOL_VRAM_EMULATED: kernel memory from vmalloc, for emulated devices
+ * @VRAMPOOL_VRAM_PCI_BAR: a PCI memory BAR, mapped write-combined
  */
-enum vrampool_backend {
-	VRAMPOOL_BACKEND_EMULATED,
-	VRAMPOOL_BACKEND_PCI_BAR,
+enum vrampool_vram_backend {
+	VRAMPOOL_VRAM_EMULATED,
+	VRAMPOOL_VRAM_PCI_BAR,
 };
 
 /**
- * struct vrampool_props - the properties a device is created with
+ * struct vrampool_device_props - the properties a device is created with
  *
  * Fixed for the device's lifetime; readable through GET_PARAM.
  */
-struct vrampool_props {
+struct vrampool_device_props {
 	/** @vram_size: usable VRAM in bytes, a multiple of PAGE_SIZE */
 	u64 vram_size;
 	/** @alignment: allocation alignment in bytes, a power of two */
@@ -60,9 +60,9 @@ struct vrampool_device {
 	/** @vram_mgr: the allocator of @vram */
 	struct vrampool_vram_mgr vram_mgr;
 	/** @backend: what backs @vram */
-	enum vrampool_backend backend;
+	enum vrampool_vram_backend backend;
 	/** @props: the device's properties */
-	struct vrampool_props props;
+	struct vrampool_device_props props;
 	/**
 	 * @vram: kernel mapping of the whole VRAM (system memory for the
 	 * emulated backend, I/O memory for a PCI BAR)

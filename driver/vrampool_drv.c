@@ -55,7 +55,7 @@ MODULE_PARM_DESC(exclusive_memory_only,
  * A @max_page_size parameter of 0 means a quarter of @size, the convention
  * CUDA and HIP runtimes use.
  */
-void vrampool_module_props(u64 size, struct vrampool_props *props)
+void vrampool_module_props(u64 size, struct vrampool_device_props *props)
 {
 	props->vram_size = size;
 	props->alignment = alignment;

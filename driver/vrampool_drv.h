@@ -37,6 +37,6 @@ static inline struct vrampool_device *to_vrampool_device(struct drm_device *drm)
 	((cond) && (drm_dbg(&(vdev)->drm, "ioctl check failed at %s:%d: %s\n", \
 			    __FILE__, __LINE__, #cond), 1))
 
-void vrampool_module_props(u64 vram_size, struct vrampool_props *props);
+void vrampool_module_props(u64 vram_size, struct vrampool_device_props *props);
 
 #endif /* _VRAMPOOL_DRV_H_ */

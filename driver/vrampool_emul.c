@@ -44,7 +44,7 @@ static int vrampool_emul_size_check(struct device *dev, u64 size)
 
 static int vrampool_emul_probe(struct platform_device *pdev)
 {
-	struct vrampool_props props;
+	struct vrampool_device_props props;
 	struct vrampool_device *vdev;
 	void *vram;
 	int ret;
@@ -74,7 +74,7 @@ static int vrampool_emul_probe(struct platform_device *pdev)
 		return ret;
 	iosys_map_set_vaddr(&vdev->vram, vram);
 
-	ret = vrampool_device_init(vdev, VRAMPOOL_BACKEND_EMULATED, &props);
+	ret = vrampool_device_init(vdev, VRAMPOOL_VRAM_EMULATED, &props);
 	if (ret)
 		return ret;
 

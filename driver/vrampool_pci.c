@@ -27,7 +27,7 @@
 
 static int vrampool_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
-	struct vrampool_props props;
+	struct vrampool_device_props props;
 	struct vrampool_device *vdev;
 	resource_size_t base;
 	void __iomem *vram;
@@ -65,7 +65,7 @@ static int vrampool_pci_probe(struct pci_dev *pdev, const struct pci_device_id *
 	iosys_map_set_vaddr_iomem(&vdev->vram, vram);
 	vdev->bus_base = base;
 
-	ret = vrampool_device_init(vdev, VRAMPOOL_BACKEND_PCI_BAR, &props);
+	ret = vrampool_device_init(vdev, VRAMPOOL_VRAM_PCI_BAR, &props);
 	if (ret)
 		return ret;
 

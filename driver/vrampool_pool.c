@@ -81,11 +81,11 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_create);
  */
 void vrampool_pool_destroy(struct vrampool_pool *pool)
 {
-	struct vrampool_page *page;
+	struct vrampool_pool_page *ppage;
 	unsigned long index;
 
-	xa_for_each(&pool->pages, index, page)
-		vrampool_page_release(page);
+	xa_for_each(&pool->pages, index, ppage)
+		vrampool_page_release(ppage);
 	xa_destroy(&pool->pages);
 	xa_destroy(&pool->sizes);
 	kfree(pool);
@@ -112,21 +112,21 @@ static int sizes_add(struct vrampool_pool *pool, u64 size, long delta)
  * Return: the page, or an ERR_PTR(): -ENOSPC when the device is full,
  * -ENOMEM, -EINTR.
  */
-struct vrampool_page *vrampool_page_new(struct vrampool_pool *pool, u64 size)
+struct vrampool_pool_page *vrampool_page_new(struct vrampool_pool *pool, u64 size)
 {
 	struct vrampool_pool_stats *st = &pool->stats;
-	struct vrampool_page *page;
+	struct vrampool_pool_page *ppage;
 	int ret;
 
-	page = kzalloc(sizeof(*page), GFP_KERNEL);
-	if (!page)
+	ppage = kzalloc(sizeof(*ppage), GFP_KERNEL);
+	if (!ppage)
 		return ERR_PTR(-ENOMEM);
 
-	page->pool = pool;
-	page->size = size;
-	INIT_LIST_HEAD(&page->free_link);
+	ppage->pool = pool;
+	ppage->size = size;
+	INIT_LIST_HEAD(&ppage->free_link);
 
-	ret = xa_alloc(&pool->pages, &page->index, page, xa_limit_32b, GFP_KERNEL);
+	ret = xa_alloc(&pool->pages, &ppage->index, ppage, xa_limit_32b, GFP_KERNEL);
 	if (ret)
 		goto err_free;
 
@@ -136,72 +136,72 @@ struct vrampool_page *vrampool_page_new(struct vrampool_pool *pool, u64 size)
 			goto err_erase;
 	}
 
-	ret = pool->backing->back(pool->backing, page);
+	ret = pool->backing->back(pool->backing, ppage);
 	if (ret)
 		goto err_sizes;
 
 	if (pool->config.type == DRM_VRAMPOOL_POOL_SLICED)
-		drm_mm_init(&page->mm, 0, size);
+		drm_mm_init(&ppage->mm, 0, size);
 
 	st->pages++;
 	st->pages_peak = max(st->pages_peak, st->pages);
 	st->reserved += size;
-	st->vram += page->vram;
-	return page;
+	st->vram += ppage->vram;
+	return ppage;
 
 err_sizes:
 	if (pool->config.type == DRM_VRAMPOOL_POOL_PERSISTENT)
 		sizes_add(pool, size, -1);
 err_erase:
-	xa_erase(&pool->pages, page->index);
+	xa_erase(&pool->pages, ppage->index);
 err_free:
-	kfree(page);
+	kfree(ppage);
 	return ERR_PTR(ret);
 }
 
 /**
  * vrampool_page_release() - give a page with no live allocation back
- * @page: the page
+ * @ppage: the page
  */
-void vrampool_page_release(struct vrampool_page *page)
+void vrampool_page_release(struct vrampool_pool_page *ppage)
 {
-	struct vrampool_pool *pool = page->pool;
+	struct vrampool_pool *pool = ppage->pool;
 	struct vrampool_pool_stats *st = &pool->stats;
 
-	xa_erase(&pool->pages, page->index);
-	list_del(&page->free_link);
+	xa_erase(&pool->pages, ppage->index);
+	list_del(&ppage->free_link);
 	if (pool->config.type == DRM_VRAMPOOL_POOL_PERSISTENT)
-		sizes_add(pool, page->size, -1);
+		sizes_add(pool, ppage->size, -1);
 	if (pool->config.type == DRM_VRAMPOOL_POOL_SLICED)
-		drm_mm_takedown(&page->mm);
+		drm_mm_takedown(&ppage->mm);
 
 	st->pages--;
-	st->reserved -= page->size;
-	st->vram -= page->vram;
+	st->reserved -= ppage->size;
+	st->vram -= ppage->vram;
 
-	pool->backing->release(pool->backing, page);
-	kfree(page);
+	pool->backing->release(pool->backing, ppage);
+	kfree(ppage);
 }
 
 /**
  * vrampool_free_page_put() - mark a single-allocation page free
- * @page: the page, whose allocation is gone
+ * @ppage: the page, whose allocation is gone
  *
  * Free pages stay in index order, the order reuse and reclaim walk them.
  */
-void vrampool_free_page_put(struct vrampool_page *page)
+void vrampool_free_page_put(struct vrampool_pool_page *ppage)
 {
-	struct vrampool_page *pos;
+	struct vrampool_pool_page *pos;
 
-	page->alloc = NULL;
-	page->live = 0;
-	list_for_each_entry(pos, &page->pool->free_pages, free_link) {
-		if (pos->index > page->index) {
-			list_add_tail(&page->free_link, &pos->free_link);
+	ppage->alloc = NULL;
+	ppage->live = 0;
+	list_for_each_entry(pos, &ppage->pool->free_pages, free_link) {
+		if (pos->index > ppage->index) {
+			list_add_tail(&ppage->free_link, &pos->free_link);
 			return;
 		}
 	}
-	list_add_tail(&page->free_link, &page->pool->free_pages);
+	list_add_tail(&ppage->free_link, &ppage->pool->free_pages);
 }
 
 /**
@@ -228,12 +228,12 @@ void vrampool_pool_account(struct vrampool_pool *pool, struct vrampool_alloc *a,
 
 static bool sliced_accepts(const struct vrampool_pool *pool, u64 size)
 {
-	u64 page = pool->config.page_size;
+	u64 ppage = pool->config.page_size;
 
-	if (size <= min(pool->config.max_slice_size, page))
+	if (size <= min(pool->config.max_slice_size, ppage))
 		return true;
 	/* Uncapped pools give a whole page to a request above 80% of one. */
-	return !pool->max_pages && size <= page && (u128)(page - size) * 5 < page;
+	return !pool->max_pages && size <= ppage && (u128)(ppage - size) * 5 < ppage;
 }
 
 /**
@@ -377,34 +377,34 @@ static void exclusive_average(struct vrampool_pool *pool, u64 size)
  */
 int vrampool_exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a)
 {
-	struct vrampool_page *page, *best = NULL;
+	struct vrampool_pool_page *ppage, *best = NULL;
 	u64 eff, page_size;
 
 	exclusive_average(pool, size);
 	vrampool_align(size, pool->alignment, &eff);
 
-	list_for_each_entry(page, &pool->free_pages, free_link) {
-		if (page->size >= size && (!best || page->free_count < best->free_count))
-			best = page;
+	list_for_each_entry(ppage, &pool->free_pages, free_link) {
+		if (ppage->size >= size && (!best || ppage->free_count < best->free_count))
+			best = ppage;
 	}
 
 	if (best) {
 		list_del_init(&best->free_link);
 		if (best->free_count)
 			best->free_count--;
-		page = best;
+		ppage = best;
 	} else {
 		/* Both are at most max_alloc_size, which is aligned. */
 		vrampool_align(max(pool->avg >> AVG_FRAC_BITS, size), pool->alignment, &page_size);
-		page = vrampool_page_new(pool, page_size);
-		if (IS_ERR(page))
-			return PTR_ERR(page);
-		page->free_count = 4;
+		ppage = vrampool_page_new(pool, page_size);
+		if (IS_ERR(ppage))
+			return PTR_ERR(ppage);
+		ppage->free_count = 4;
 	}
 
-	page->alloc = a;
-	page->live = 1;
-	a->page = page;
+	ppage->alloc = a;
+	ppage->live = 1;
+	a->ppage = ppage;
 	a->offset = 0;
 	a->padding = eff - size;
 	return 0;
@@ -421,7 +421,7 @@ int vrampool_exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampo
  */
 void vrampool_exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr)
 {
-	struct vrampool_page *page, *next;
+	struct vrampool_pool_page *ppage, *next;
 	u64 period;
 
 	if (!explicit) {
@@ -433,10 +433,10 @@ void vrampool_exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 a
 	}
 	pool->last_check = alloc_nr;
 
-	list_for_each_entry_safe(page, next, &pool->free_pages, free_link) {
-		page->free_count++;
-		if (explicit || page->free_count >= 5)
-			vrampool_page_release(page);
+	list_for_each_entry_safe(ppage, next, &pool->free_pages, free_link) {
+		ppage->free_count++;
+		if (explicit || ppage->free_count >= 5)
+			vrampool_page_release(ppage);
 	}
 }
 
@@ -446,5 +446,5 @@ void vrampool_exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 a
  */
 void vrampool_single_free(struct vrampool_alloc *a)
 {
-	vrampool_free_page_put(a->page);
+	vrampool_free_page_put(a->ppage);
 }

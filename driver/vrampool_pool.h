@@ -14,7 +14,7 @@
 #include <drm/vrampool_accel.h>
 
 struct vrampool_bo;
-struct vrampool_page;
+struct vrampool_pool_page;
 
 /**
  * struct vrampool_backing - where pool pages get their memory
@@ -24,21 +24,21 @@ struct vrampool_page;
  */
 struct vrampool_backing {
 	/**
-	 * @back: give @page (its size set) memory; 0, -ENOSPC when the
+	 * @back: give @ppage (its size set) memory; 0, -ENOSPC when the
 	 * device is full, -ENOMEM or -EINTR
 	 */
-	int (*back)(const struct vrampool_backing *backing, struct vrampool_page *page);
+	int (*back)(const struct vrampool_backing *backing, struct vrampool_pool_page *ppage);
 	/** @release: give a page's memory back */
-	void (*release)(const struct vrampool_backing *backing, struct vrampool_page *page);
+	void (*release)(const struct vrampool_backing *backing, struct vrampool_pool_page *ppage);
 };
 
 /**
- * struct vrampool_page - one page of a pool
+ * struct vrampool_pool_page - one page of a pool
  *
  * Sliced pools carve a page into slices (@mm); the other pools put one
  * allocation in each page (@alloc), and keep free pages on a list.
  */
-struct vrampool_page {
+struct vrampool_pool_page {
 	/** @pool: the pool it belongs to */
 	struct vrampool_pool *pool;
 	/** @index: its index in the pool, stable for its life */
@@ -71,11 +71,11 @@ struct vrampool_alloc {
 	u32 handle;
 	/** @pool: the pool that served it */
 	struct vrampool_pool *pool;
-	/** @page: its page; NULL for a zero-size slice, which needs none */
-	struct vrampool_page *page;
-	/** @node: sliced pools: its slice in @page */
+	/** @ppage: its page; NULL for a zero-size slice, which needs none */
+	struct vrampool_pool_page *ppage;
+	/** @node: sliced pools: its slice in @ppage */
 	struct drm_mm_node node;
-	/** @offset: its offset in @page */
+	/** @offset: its offset in @ppage */
 	u64 offset;
 	/** @size: bytes requested */
 	u64 size;
@@ -150,11 +150,11 @@ bool vrampool_pool_has_size(struct vrampool_pool *pool, u64 size);
 u64 vrampool_pool_capacity(const struct vrampool_pool *pool);
 
 /* Shared by the pool types (vrampool_pool*.c) only. */
-struct vrampool_page *vrampool_page_new(struct vrampool_pool *pool, u64 size);
-void vrampool_page_release(struct vrampool_page *page);
+struct vrampool_pool_page *vrampool_page_new(struct vrampool_pool *pool, u64 size);
+void vrampool_page_release(struct vrampool_pool_page *ppage);
 void vrampool_pool_account(struct vrampool_pool *pool, struct vrampool_alloc *a, bool add);
 bool vrampool_align(u64 size, u64 alignment, u64 *out);
-void vrampool_free_page_put(struct vrampool_page *page);
+void vrampool_free_page_put(struct vrampool_pool_page *ppage);
 
 int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a);
 void vrampool_sliced_free(struct vrampool_alloc *a);

@@ -27,12 +27,12 @@ static bool above_watermark(const struct vrampool_pool *pool, u64 eff)
 /* Release free buffers, lowest index first, until @eff fits the watermark. */
 static void direct_reclaim(struct vrampool_pool *pool, u64 eff)
 {
-	struct vrampool_page *page, *next;
+	struct vrampool_pool_page *ppage, *next;
 
-	list_for_each_entry_safe(page, next, &pool->free_pages, free_link) {
+	list_for_each_entry_safe(ppage, next, &pool->free_pages, free_link) {
 		if (!above_watermark(pool, eff))
 			return;
-		vrampool_page_release(page);
+		vrampool_page_release(ppage);
 	}
 }
 
@@ -46,14 +46,14 @@ static void direct_reclaim(struct vrampool_pool *pool, u64 eff)
  */
 int vrampool_buffers_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a)
 {
-	struct vrampool_page *page;
+	struct vrampool_pool_page *ppage;
 	u64 eff;
 
 	vrampool_align(size, pool->alignment, &eff);
 
-	list_for_each_entry(page, &pool->free_pages, free_link) {
-		if (page->size == eff) {
-			list_del_init(&page->free_link);
+	list_for_each_entry(ppage, &pool->free_pages, free_link) {
+		if (ppage->size == eff) {
+			list_del_init(&ppage->free_link);
 			goto found;
 		}
 	}
@@ -62,14 +62,14 @@ int vrampool_buffers_alloc(struct vrampool_pool *pool, u64 size, struct vrampool
 	    (pool->config.flags & DRM_VRAMPOOL_ENTRY_RECLAIM_AT))
 		direct_reclaim(pool, eff);
 
-	page = vrampool_page_new(pool, eff);
-	if (IS_ERR(page))
-		return PTR_ERR(page);
+	ppage = vrampool_page_new(pool, eff);
+	if (IS_ERR(ppage))
+		return PTR_ERR(ppage);
 
 found:
-	page->alloc = a;
-	page->live = 1;
-	a->page = page;
+	ppage->alloc = a;
+	ppage->live = 1;
+	a->ppage = ppage;
 	a->offset = 0;
 	a->padding = eff - size;
 	return 0;
@@ -81,8 +81,8 @@ found:
  */
 void vrampool_buffers_cleanup(struct vrampool_pool *pool)
 {
-	struct vrampool_page *page, *next;
+	struct vrampool_pool_page *ppage, *next;
 
-	list_for_each_entry_safe(page, next, &pool->free_pages, free_link)
-		vrampool_page_release(page);
+	list_for_each_entry_safe(ppage, next, &pool->free_pages, free_link)
+		vrampool_page_release(ppage);
 }

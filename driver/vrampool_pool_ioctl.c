@@ -142,7 +142,7 @@ static u32 layout_count(struct vrampool_client *client)
 	u32 count;
 
 	mutex_lock(&client->lock);
-	count = client->layout->count;
+	count = client->pool_set->count;
 	mutex_unlock(&client->lock);
 	return count;
 }
@@ -158,14 +158,14 @@ static u64 client_generation(struct vrampool_client *client)
 }
 
 /*
- * Swaps @layout in unless the dynamic pools hold live allocations; an
- * explicit cleanup runs first. With TEST_ONLY (@layout NULL) nothing
- * changes. On return *@layout is what the caller must destroy.
+ * Swaps @set in unless the dynamic pools hold live allocations; an
+ * explicit cleanup runs first. With TEST_ONLY (@set NULL) nothing
+ * changes. On return *@set is what the caller must destroy.
  */
-static int install_swap(struct vrampool_client *client, struct vrampool_layout **layout,
+static int install_swap(struct vrampool_client *client, struct vrampool_pool_set **set,
 			struct drm_vrampool_pool_install *args)
 {
-	struct vrampool_layout *old;
+	struct vrampool_pool_set *old;
 	u64 bytes;
 	int ret;
 
@@ -173,17 +173,17 @@ static int install_swap(struct vrampool_client *client, struct vrampool_layout *
 	if (ret)
 		return ret;
 
-	if (*layout)
+	if (*set)
 		vrampool_client_cleanup(client);
 	if (vrampool_client_dynamic_allocations(client, &bytes)) {
 		vrampool_layout_error_set(&args->error, DRM_VRAMPOOL_ERR_POOLS_IN_USE,
 					  DRM_VRAMPOOL_NO_ENTRY, DRM_VRAMPOOL_FIELD_NONE,
 					  bytes, 0);
 		ret = -EBUSY;
-	} else if (*layout) {
-		old = client->layout;
-		client->layout = *layout;
-		*layout = old;
+	} else if (*set) {
+		old = client->pool_set;
+		client->pool_set = *set;
+		*set = old;
 		client->generation++;
 	}
 	args->generation = client->generation;
@@ -206,7 +206,7 @@ int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_f
 	struct vrampool_client *client = file->driver_priv;
 	struct drm_vrampool_pool_install *args = data;
 	struct drm_vrampool_pool_entry *pools = NULL;
-	struct vrampool_layout *layout = NULL;
+	struct vrampool_pool_set *set = NULL;
 	u32 count = 0, old_count;
 	int ret;
 
@@ -223,12 +223,12 @@ int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_f
 		return ret;
 
 	if (args->flags & DRM_VRAMPOOL_INSTALL_TEST_ONLY) {
-		ret = install_swap(client, &layout, args);
+		ret = install_swap(client, &set, args);
 		goto out_free;
 	}
 
-	layout = vrampool_layout_create(client, pools, count);
-	if (!layout) {
+	set = vrampool_pool_set_create(client, pools, count);
+	if (!set) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
@@ -242,10 +242,10 @@ int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_f
 	old_count = layout_count(client);
 	ret = vrampool_sysfs_pools_grow(client, count);
 	if (!ret)
-		ret = install_swap(client, &layout, args);
+		ret = install_swap(client, &set, args);
 	vrampool_sysfs_pools_shrink(client, ret ? old_count : count);
 	mutex_unlock(&client->sysfs_lock);
-	vrampool_layout_destroy(layout);
+	vrampool_pool_set_destroy(set);
 
 out_free:
 	if (!ret)
@@ -291,10 +291,10 @@ int vrampool_pool_query_ioctl(struct drm_device *drm, void *data, struct drm_fil
 		return -EINVAL;
 
 	mutex_lock(&client->lock);
-	n = client->layout->count + 1;
+	n = client->pool_set->count + 1;
 	size = n * sizeof(*status);
 	args->generation = client->generation;
-	args->num_pools = client->layout->count;
+	args->num_pools = client->pool_set->count;
 	args->vram_in_use = vrampool_client_vram(client);
 	args->persistent_mode = client->persistent_mode;
 	if (args->size != size) {
@@ -310,8 +310,8 @@ int vrampool_pool_query_ioctl(struct drm_device *drm, void *data, struct drm_fil
 		mutex_unlock(&client->lock);
 		return -ENOMEM;
 	}
-	for (i = 0; i < client->layout->count; i++)
-		pool_status_fill(client->layout->pools[i], &status[i]);
+	for (i = 0; i < client->pool_set->count; i++)
+		pool_status_fill(client->pool_set->pools[i], &status[i]);
 	pool_status_fill(client->persistent, &status[i]);
 	mutex_unlock(&client->lock);
 

@@ -13,15 +13,15 @@
 
 #include "vrampool_pool.h"
 
-static bool sliced_insert(struct vrampool_page *page, u64 eff, struct vrampool_alloc *a)
+static bool sliced_insert(struct vrampool_pool_page *ppage, u64 eff, struct vrampool_alloc *a)
 {
-	if (drm_mm_insert_node_in_range(&page->mm, &a->node, eff, 0, 0, 0, page->size,
+	if (drm_mm_insert_node_in_range(&ppage->mm, &a->node, eff, 0, 0, 0, ppage->size,
 					DRM_MM_INSERT_LOW))
 		return false;
 
-	a->page = page;
+	a->ppage = ppage;
 	a->offset = a->node.start;
-	page->live++;
+	ppage->live++;
 	return true;
 }
 
@@ -38,7 +38,7 @@ static bool sliced_insert(struct vrampool_page *page, u64 eff, struct vrampool_a
  */
 int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a)
 {
-	struct vrampool_page *page;
+	struct vrampool_pool_page *ppage;
 	unsigned long index;
 	u64 eff;
 
@@ -48,19 +48,19 @@ int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_
 	if (!eff)
 		return 0;
 
-	xa_for_each(&pool->pages, index, page) {
-		if (sliced_insert(page, eff, a))
+	xa_for_each(&pool->pages, index, ppage) {
+		if (sliced_insert(ppage, eff, a))
 			return 0;
 	}
 
 	if (pool->max_pages && pool->stats.pages >= pool->max_pages)
 		return -VRAMPOOL_POOL_FULL;
 
-	page = vrampool_page_new(pool, pool->config.page_size);
-	if (IS_ERR(page))
-		return PTR_ERR(page);
+	ppage = vrampool_page_new(pool, pool->config.page_size);
+	if (IS_ERR(ppage))
+		return PTR_ERR(ppage);
 
-	sliced_insert(page, eff, a);
+	sliced_insert(ppage, eff, a);
 	return 0;
 }
 
@@ -70,11 +70,11 @@ int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_
  */
 void vrampool_sliced_free(struct vrampool_alloc *a)
 {
-	if (!a->page)
+	if (!a->ppage)
 		return;
 
 	drm_mm_remove_node(&a->node);
-	a->page->live--;
+	a->ppage->live--;
 }
 
 /**
@@ -83,11 +83,11 @@ void vrampool_sliced_free(struct vrampool_alloc *a)
  */
 void vrampool_sliced_cleanup(struct vrampool_pool *pool)
 {
-	struct vrampool_page *page;
+	struct vrampool_pool_page *ppage;
 	unsigned long index;
 
-	xa_for_each(&pool->pages, index, page) {
-		if (!page->live)
-			vrampool_page_release(page);
+	xa_for_each(&pool->pages, index, ppage) {
+		if (!ppage->live)
+			vrampool_page_release(ppage);
 	}
 }

@@ -319,8 +319,8 @@ static ssize_t pool_attr_show(struct kobject *kobj, struct kobj_attribute *attr,
 	mutex_lock(&client->lock);
 	if (pk->index == DRM_VRAMPOOL_PERSISTENT_POOL)
 		pool = client->persistent;
-	else if (pk->index < client->layout->count)
-		pool = client->layout->pools[pk->index];
+	else if (pk->index < client->pool_set->count)
+		pool = client->pool_set->pools[pk->index];
 	if (pool)
 		len = pool_field_emit(buf, pool, f);
 	mutex_unlock(&client->lock);
@@ -477,7 +477,7 @@ int vrampool_sysfs_client_add(struct vrampool_client *client)
 	if (!cs->persistent)
 		goto err_pools;
 
-	ret = vrampool_sysfs_pools_grow(client, client->layout->count);
+	ret = vrampool_sysfs_pools_grow(client, client->pool_set->count);
 	if (ret)
 		goto err_persistent;
 	return 0;

@@ -115,7 +115,7 @@ static int vrampool_io_mem_reserve(struct ttm_device *bdev, struct ttm_resource 
 			mem->bus.addr = vdev->vram.vaddr + offset;
 		mem->bus.offset = vdev->bus_base + offset;
 		mem->bus.is_iomem = true;
-		mem->bus.caching = vdev->backend == VRAMPOOL_BACKEND_PCI_BAR ?
+		mem->bus.caching = vdev->backend == VRAMPOOL_VRAM_PCI_BAR ?
 				   ttm_write_combined : ttm_cached;
 		return 0;
 	default:
@@ -129,7 +129,7 @@ static unsigned long vrampool_io_mem_pfn(struct ttm_buffer_object *bo,
 	struct vrampool_device *vdev = bdev_to_vdev(bo->bdev);
 	unsigned long page = bo->resource->start + page_offset;
 
-	if (vdev->backend == VRAMPOOL_BACKEND_EMULATED)
+	if (vdev->backend == VRAMPOOL_VRAM_EMULATED)
 		return vmalloc_to_pfn(vdev->vram.vaddr + ((size_t)page << PAGE_SHIFT));
 
 	return (vdev->bus_base >> PAGE_SHIFT) + page;

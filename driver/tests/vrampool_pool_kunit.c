@@ -22,22 +22,22 @@ struct fake_backing {
 	bool full;		/* refuse new pages, as a full device would */
 };
 
-static int fake_back(const struct vrampool_backing *b, struct vrampool_page *page)
+static int fake_back(const struct vrampool_backing *b, struct vrampool_pool_page *ppage)
 {
 	struct fake_backing *f = container_of(b, struct fake_backing, base);
 
 	if (f->full)
 		return -ENOSPC;
-	f->bytes += page->size;
+	f->bytes += ppage->size;
 	f->pages++;
 	return 0;
 }
 
-static void fake_release(const struct vrampool_backing *b, struct vrampool_page *page)
+static void fake_release(const struct vrampool_backing *b, struct vrampool_pool_page *ppage)
 {
 	struct fake_backing *f = container_of(b, struct fake_backing, base);
 
-	f->bytes -= page->size;
+	f->bytes -= ppage->size;
 	f->pages--;
 }
 
@@ -77,9 +77,9 @@ static struct vrampool_alloc *alloc_ok(struct kunit *test, struct vrampool_pool 
 	return a;
 }
 
-#define SLICED(page, slice) ((struct drm_vrampool_pool_entry) { \
+#define SLICED(psize, slice) ((struct drm_vrampool_pool_entry) { \
 	.type = DRM_VRAMPOOL_POOL_SLICED, .flags = DRM_VRAMPOOL_ENTRY_MAX_SLICE_SIZE, \
-	.page_size = (page), .max_slice_size = (slice) })
+	.page_size = (psize), .max_slice_size = (slice) })
 
 static void sliced_first_fit_split_merge(struct kunit *test)
 {
@@ -92,7 +92,7 @@ static void sliced_first_fit_split_merge(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->offset, 0);
 	KUNIT_EXPECT_EQ(test, a->padding, 24);
 	KUNIT_EXPECT_EQ(test, b->offset, 1024);
-	KUNIT_EXPECT_PTR_EQ(test, a->page, b->page);
+	KUNIT_EXPECT_PTR_EQ(test, a->ppage, b->ppage);
 
 	vrampool_pool_free(a);
 	c = alloc_ok(test, pool, 256);			/* first fit: the freed hole */
@@ -158,16 +158,16 @@ static void exclusive_average_and_idle_checks(struct kunit *test)
 	a = alloc_ok(test, pool, 1000);
 	avg = ((u64)SZ_512K << 16) - ((((u64)SZ_512K << 16) - (1000ULL << 16)) / 100);
 	KUNIT_EXPECT_EQ(test, pool->avg, avg);
-	KUNIT_EXPECT_EQ(test, a->page->size, ALIGN(avg >> 16, 256));
-	KUNIT_EXPECT_EQ(test, a->page->size, 519168);
+	KUNIT_EXPECT_EQ(test, a->ppage->size, ALIGN(avg >> 16, 256));
+	KUNIT_EXPECT_EQ(test, a->ppage->size, 519168);
 	b = alloc_ok(test, pool, SZ_1M);		/* bigger than the average */
-	KUNIT_EXPECT_EQ(test, b->page->size, SZ_1M);
+	KUNIT_EXPECT_EQ(test, b->ppage->size, SZ_1M);
 
 	/* A freed page is reused by a size that fits. */
 	vrampool_pool_free(a);
 	a = alloc_ok(test, pool, 4096);
-	KUNIT_EXPECT_EQ(test, a->page->size, 519168);
-	KUNIT_EXPECT_EQ(test, a->page->free_count, 3);	/* new pages start at 4 */
+	KUNIT_EXPECT_EQ(test, a->ppage->size, 519168);
+	KUNIT_EXPECT_EQ(test, a->ppage->free_count, 3);	/* new pages start at 4 */
 	vrampool_pool_free(a);
 
 	/* Period 5: a check every allocation; the 5th idle check frees it. */
@@ -178,7 +178,7 @@ static void exclusive_average_and_idle_checks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->pages, 2);
 	vrampool_pool_cleanup(pool, false, ++nr);	/* 4 -> 5: released */
 	KUNIT_EXPECT_EQ(test, f->pages, 1);		/* idle page gone, busy kept */
-	KUNIT_EXPECT_PTR_NE(test, b->page, NULL);
+	KUNIT_EXPECT_PTR_NE(test, b->ppage, NULL);
 	vrampool_pool_free(b);
 	vrampool_pool_cleanup(pool, true, nr);
 	KUNIT_EXPECT_EQ(test, f->pages, 0);
