@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The kernel code's static checks, as kselftest TAP: checkpatch --strict,
+# kernel-doc -Wall, sparse with W=1 (C=2), and the kernel's coccinelle
+# scripts (make coccicheck MODE=report). Each must report nothing on the
+# module's sources (driver/, driver/tests/, common/, uapi/). Each tool is
+# also run once on a small file with a known defect, so a tool that runs
+# but sees nothing (a broken path, a missing package) fails the test too.
+#
+# Installed into the host tier by tests/lint/Makefile, which writes in
+# the paths below.
+set -uo pipefail
+
+ROOT=@ROOT@
+KSRC=@KSRC@
+KDIR=@KDIR@
+# Outside any git work tree: in one, spatch pre-filters files with
+# "git grep", which never sees ignored (or untracked) copies.
+WORK=$(mktemp -d /tmp/vrampool-lint.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+cd "$ROOT" || exit 1
+shopt -s nullglob
+KFILES=(driver/*.[ch] driver/tests/*.[ch] common/*.[ch] uapi/drm/*.h)
+CFILES=(driver/*.c driver/tests/*.c common/*.c)
+
+n=0
+failed=0
+plan() { echo "TAP version 13"; echo "1..$1"; }
+result() {	# result OK|FAIL NAME [REPORT FILE]
+	n=$((n + 1))
+	if [ "$1" = OK ]; then
+		echo "ok $n $2"
+	else
+		failed=$((failed + 1))
+		[ -n "${3:-}" ] && sed 's/^/# /' "$3" | head -n 60
+		echo "not ok $n $2"
+	fi
+}
+
+mkdir -p "$WORK/bad"
+# The canary: one file with a defect each tool must find.
+cat > "$WORK/bad/canary.c" <<'CANARY'
+// SPDX-License-Identifier: GPL-2.0-only
+#include <linux/module.h>
+#include <linux/slab.h>
+
+int canary_undocumented(int *p);
+/**
+ * canary_undocumented() - free what @q points at
+ */
+int canary_undocumented(int *p)
+{
+	int __user *u = (int __user *)p;
+
+	if (p)
+		kfree(p);
+	return *(int *)u ;
+}
+
+int canary_nodoc(void);
+int canary_nodoc(void)
+{
+	return 0;
+}
+MODULE_LICENSE("GPL");
+CANARY
+echo 'obj-m := canary.o' > "$WORK/bad/Kbuild"
+
+plan 10
+
+# --- checkpatch ----------------------------------------------------------------
+"$KSRC/scripts/checkpatch.pl" --no-tree --strict --terse -f "${KFILES[@]}" \
+	> "$WORK/checkpatch.out" 2>&1
+if [ -s "$WORK/checkpatch.out" ]; then
+	result FAIL "checkpatch --strict reports nothing on ${#KFILES[@]} files" "$WORK/checkpatch.out"
+else
+	result OK "checkpatch --strict reports nothing on ${#KFILES[@]} files"
+fi
+"$KSRC/scripts/checkpatch.pl" --no-tree --strict --terse -f "$WORK/bad/canary.c" \
+	> "$WORK/checkpatch.canary" 2>&1
+if grep -q 'SPACING\|space prohibited' "$WORK/checkpatch.canary"; then
+	result OK "checkpatch finds the canary's defect"
+else
+	result FAIL "checkpatch finds the canary's defect" "$WORK/checkpatch.canary"
+fi
+
+# --- kernel-doc ----------------------------------------------------------------
+"$KSRC/scripts/kernel-doc" -none -Wall "${KFILES[@]}" > "$WORK/kdoc.out" 2>&1
+if [ -s "$WORK/kdoc.out" ]; then
+	result FAIL "kernel-doc -Wall reports nothing" "$WORK/kdoc.out"
+else
+	result OK "kernel-doc -Wall reports nothing"
+fi
+"$KSRC/scripts/kernel-doc" -none -Wall "$WORK/bad/canary.c" > "$WORK/kdoc.canary" 2>&1
+if grep -q "member 'p' not described" "$WORK/kdoc.canary"; then
+	result OK "kernel-doc finds the canary's undescribed parameter"
+else
+	result FAIL "kernel-doc finds the canary's undescribed parameter" "$WORK/kdoc.canary"
+fi
+
+# Every non-static function has kernel-doc (kernel-doc checks only the
+# comments that exist).
+if python3 "$ROOT/tests/lint/kdoc_coverage.py" "${CFILES[@]}" > "$WORK/kdoc_cov.out" 2>&1; then
+	result OK "every non-static function of ${#CFILES[@]} files has kernel-doc"
+else
+	result FAIL "every non-static function of ${#CFILES[@]} files has kernel-doc" "$WORK/kdoc_cov.out"
+fi
+python3 "$ROOT/tests/lint/kdoc_coverage.py" "$WORK/bad/canary.c" > "$WORK/kdoc_cov.canary" 2>&1
+if grep -q 'canary_nodoc() has no kernel-doc' "$WORK/kdoc_cov.canary" &&
+   ! grep -q 'canary_undocumented' "$WORK/kdoc_cov.canary"; then
+	result OK "the coverage check finds the canary's function without kernel-doc"
+else
+	result FAIL "the coverage check finds the canary's function without kernel-doc" "$WORK/kdoc_cov.canary"
+fi
+
+# --- sparse (C=2 checks every file) with W=1 -----------------------------------
+# A copy of the sources: the objects of the real builds are not touched.
+progress='^ *(CC|CHECK|LD|MODPOST|BTF|Skipping|AR) |^make|^ *$'
+mkdir -p "$WORK/src"
+rsync -a --exclude=/build/ --exclude=/.git/ --include='*/' --include='*.[ch]' \
+	--include=Kbuild --include=Makefile --exclude='*' ./ "$WORK/src/"
+make -s -C "$KDIR" M="$WORK/src" C=2 W=1 modules > "$WORK/sparse.log" 2>&1
+rc=$?
+grep -Ev "$progress" "$WORK/sparse.log" > "$WORK/sparse.out"
+if [ $rc -ne 0 ] || [ -s "$WORK/sparse.out" ]; then
+	result FAIL "sparse and W=1 report nothing (make rc=$rc)" "$WORK/sparse.out"
+else
+	result OK "sparse and W=1 report nothing"
+fi
+make -s -C "$KDIR" M="$WORK/bad" C=2 W=1 modules > "$WORK/sparse.canary" 2>&1
+if grep -q 'address space' "$WORK/sparse.canary"; then
+	result OK "sparse finds the canary's address-space cast"
+else
+	result FAIL "sparse finds the canary's address-space cast" "$WORK/sparse.canary"
+fi
+
+# --- coccinelle: every script of the kernel, in report mode -------------------
+cocci() {	# cocci DIR OUT: make coccicheck over DIR only
+	make -C "$KSRC" M="$1" MODE=report coccicheck > "$2.log" 2>&1
+	local rc=$?
+	grep -E '^[^ ]+:[0-9]+:[0-9]+-[0-9]+: |^coccicheck failed|No OCaml' "$2.log" > "$2" || true
+	return $rc
+}
+mkdir -p "$WORK/cocci"
+for f in "${KFILES[@]}"; do
+	mkdir -p "$WORK/cocci/$(dirname "$f")"
+	cp "$f" "$WORK/cocci/$f"
+done
+cocci "$WORK/cocci" "$WORK/cocci.out"
+rc=$?
+if [ $rc -ne 0 ] || [ -s "$WORK/cocci.out" ]; then
+	result FAIL "coccicheck reports nothing (rc=$rc)" "$WORK/cocci.out"
+else
+	result OK "coccicheck reports nothing ($(grep -c 'cocci-file' "$WORK/cocci.out.log") scripts)"
+fi
+cocci "$WORK/bad" "$WORK/cocci.canary"
+if grep -q 'canary.c:.*NULL check before some freeing functions is not needed' "$WORK/cocci.canary"; then
+	result OK "coccicheck finds the canary's needless NULL check"
+else
+	result FAIL "coccicheck finds the canary's needless NULL check" "$WORK/cocci.canary.log"
+fi
+
+echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
+[ $failed -eq 0 ]
