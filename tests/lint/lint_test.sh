@@ -68,7 +68,7 @@ MODULE_LICENSE("GPL");
 CANARY
 echo 'obj-m := canary.o' > "$WORK/bad/Kbuild"
 
-plan 10
+plan 12
 
 # --- checkpatch ----------------------------------------------------------------
 "$KSRC/scripts/checkpatch.pl" --no-tree --strict --terse -f "${KFILES[@]}" \
@@ -160,6 +160,29 @@ if grep -q 'canary.c:.*NULL check before some freeing functions is not needed' "
 	result OK "coccicheck finds the canary's needless NULL check"
 else
 	result FAIL "coccicheck finds the canary's needless NULL check" "$WORK/cocci.canary.log"
+fi
+
+# --- The documentation: Sphinx with the kernel's kernel-doc extension --------
+# -W: any warning (a kernel-doc directive naming a DOC block or file that is
+# gone, bad markup) fails the build.
+# kernel-doc's own warnings (a directive naming a DOC block that is gone)
+# reach only its stderr, not Sphinx's -W: with -q, any output fails.
+if VRAMPOOL_KSRC="$KSRC" sphinx-build -q -W -b html "$ROOT/Documentation" "$WORK/html" \
+	> "$WORK/sphinx.out" 2>&1 && ! grep -q . "$WORK/sphinx.out"; then
+	result OK "the documentation builds with no Sphinx or kernel-doc warning"
+else
+	result FAIL "the documentation builds with no Sphinx or kernel-doc warning" "$WORK/sphinx.out"
+fi
+# Every uapi struct reaches the rendered page.
+missing=$(for name in $(sed -n 's/^struct \(drm_vrampool_[a-z_]*\) {$/\1/p' uapi/drm/vrampool_accel.h); do
+		grep -qF "${name//_/ }" <(sed 's/<[^>]*>//g; s/_/ /g' "$WORK/html/vrampool.html" 2>/dev/null) ||
+			echo "$name"
+	done)
+if [ -f "$WORK/html/vrampool.html" ] && [ -z "$missing" ]; then
+	result OK "every uapi struct is in the rendered guide"
+else
+	echo "missing: ${missing:-the page itself}" > "$WORK/sphinx.missing"
+	result FAIL "every uapi struct is in the rendered guide" "$WORK/sphinx.missing"
 fi
 
 echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
