@@ -490,7 +490,9 @@ struct drm_vrampool_pool_query {
  * persistent pool when asked (%DRM_VRAMPOOL_ALLOC_PERSISTENT) or when the
  * client's persistent mode says so, otherwise from the first pool in layout
  * order that accepts the size. A capped sliced pool that is full passes the
- * request on to the next pool that accepts it. When VRAM is exhausted the
+ * request on to the next pool that accepts it. A size no pool accepts,
+ * including one so large that aligning it would pass 2^64 - 1, fails with
+ * -EFBIG (%DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG). When VRAM is exhausted the
  * kernel runs an explicit cleanup of the client's pools (free pages go back
  * to the device) and tries once more.
  *
