@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vrampool_bench_test: what an allocation costs, side by side in one run.
+ *
+ * Every figure is timed here, in the same boot, against the same baselines,
+ * so that only ratios are read: a VM's absolute timings mean little. Each
+ * figure is measured REPS times; min and median per operation are printed.
+ *
+ * VRAMPOOL_BENCH=full (make bench) takes the real measurements; without it
+ * (make check) a smoke run takes every measurement with small counts and
+ * checks only that each one ran: no timing is ever asserted.
+ *
+ * Output: a TAP test per figure group, a human table ("# " lines), and one
+ * "# @@BENCH {json}" line per figure, which make bench collects into
+ * build/bench/result.json.
+ */
+
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <drm/vrampool_accel.h>
+
+#include "kselftest.h"
+
+#define KiB	(1024ULL)
+#define MiB	(1024ULL * KiB)
+#define MAX_REPS	15
+
+struct bench_cfg {
+	bool full;
+	int reps;		/* repetitions of each figure */
+	int iters;		/* operations per repetition (hot path) */
+	int slow_iters;		/* operations per repetition (fresh buffer objects) */
+	int install_iters;	/* installs per repetition */
+	int live_orders;	/* live counts 10^2 ... 10^(live_orders + 1) */
+	int close_order;	/* close() with 10^close_order and 10 times more */
+};
+
+static struct bench_cfg cfg;
+static char dev_path[300];
+
+/* ---- Figures --------------------------------------------------------------- */
+
+struct figure {
+	const char *group;
+	char name[96];
+	const char *unit;
+	double min, median;
+	/* The figure this one is read against, and how many of it. */
+	char vs[96];	/* empty: none */
+	double vs_times;
+};
+
+#define MAX_FIGURES	96
+static struct figure figures[MAX_FIGURES];
+static int nfigures;
+
+static struct figure *figure_find(const char *name)
+{
+	for (int i = 0; i < nfigures; i++)
+		if (!strcmp(figures[i].name, name))
+			return &figures[i];
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void figure_add(const char *group, const char *name, const char *unit,
+		       double *samples, int n, const char *vs, double vs_times)
+{
+	struct figure *f;
+
+	if (nfigures == MAX_FIGURES)
+		ksft_exit_fail_msg("too many figures\n");
+	f = &figures[nfigures++];
+	qsort(samples, n, sizeof(*samples), cmp_double);
+	f->group = group;
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->unit = unit;
+	f->min = samples[0];
+	f->median = n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+	snprintf(f->vs, sizeof(f->vs), "%s", vs ? vs : "");
+	f->vs_times = vs_times;
+}
+
+static long pow10i(int k)
+{
+	long v = 1;
+
+	while (k-- > 0)
+		v *= 10;
+	return v;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* ---- Device and ioctls --------------------------------------------------------- */
+
+static int vp_ioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, req, arg);
+	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	return ret ? -errno : 0;
+}
+
+static uint64_t get_param(int fd, uint32_t param)
+{
+	struct drm_vrampool_get_param p = { .param = param };
+
+	if (vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_GET_PARAM, &p))
+		ksft_exit_fail_msg("GET_PARAM %u: %s\n", param, strerror(errno));
+	return p.value;
+}
+
+/* The first emulated device: kernel memory as VRAM, the same in every VM. */
+static void find_device(void)
+{
+	uint64_t best = 0;
+	DIR *d = opendir("/dev/accel");
+	struct dirent *e;
+
+	if (!d)
+		ksft_exit_fail_msg("no /dev/accel: is vrampool loaded?\n");
+	while ((e = readdir(d))) {
+		char path[300], link[256];
+		ssize_t n;
+		int fd;
+
+		if (strncmp(e->d_name, "accel", 5))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/accel/%s/device/driver", e->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n < 0)
+			continue;
+		link[n] = '\0';
+		if (!strstr(link, "platform"))
+			continue;
+		snprintf(path, sizeof(path), "/dev/accel/%s", e->d_name);
+		fd = open(path, O_RDWR);
+		if (fd < 0)
+			continue;
+		if (!best || strcmp(path, dev_path) < 0) {
+			snprintf(dev_path, sizeof(dev_path), "%s", path);
+			best = get_param(fd, DRM_VRAMPOOL_PARAM_VRAM_SIZE);
+		}
+		close(fd);
+	}
+	closedir(d);
+	if (!best)
+		ksft_exit_fail_msg("no emulated vrampool device\n");
+}
+
+static int open_dev(void)
+{
+	int fd = open(dev_path, O_RDWR);
+
+	if (fd < 0)
+		ksft_exit_fail_msg("open %s: %s\n", dev_path, strerror(errno));
+	return fd;
+}
+
+static void install(int fd, const struct drm_vrampool_pool_entry *e, uint32_t count,
+		    uint32_t preset)
+{
+	struct drm_vrampool_pool_install in = {
+		.preset = preset,
+		.entries = (uintptr_t)e,
+		.count = count,
+		.entry_size = count ? sizeof(*e) : 0,
+	};
+
+	if (vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_POOL_INSTALL, &in))
+		ksft_exit_fail_msg("POOL_INSTALL (code %u): %s\n", in.error.code,
+				   strerror(errno));
+}
+
+static struct drm_vrampool_pool_entry sliced(uint64_t page, uint64_t slice)
+{
+	return (struct drm_vrampool_pool_entry) {
+		.type = DRM_VRAMPOOL_POOL_SLICED,
+		.flags = DRM_VRAMPOOL_ENTRY_MAX_SLICE_SIZE,
+		.page_size = page, .max_slice_size = slice,
+	};
+}
+
+static struct drm_vrampool_pool_entry exclusive(uint64_t max)
+{
+	return (struct drm_vrampool_pool_entry) {
+		.type = DRM_VRAMPOOL_POOL_EXCLUSIVE, .max_alloc_size = max,
+	};
+}
+
+static struct drm_vrampool_pool_entry direct(void)
+{
+	return (struct drm_vrampool_pool_entry) { .type = DRM_VRAMPOOL_POOL_DIRECT };
+}
+
+static uint32_t do_alloc(int fd, uint64_t size, uint32_t flags)
+{
+	struct drm_vrampool_alloc a = { .size = size, .flags = flags };
+
+	if (vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_ALLOC, &a))
+		ksft_exit_fail_msg("ALLOC %" PRIu64 " (code %u): %s\n", size, a.error.code,
+				   strerror(errno));
+	return a.handle;
+}
+
+static void do_free(int fd, uint32_t handle)
+{
+	struct drm_vrampool_free f = { .handle = handle };
+
+	if (vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_FREE, &f))
+		ksft_exit_fail_msg("FREE %u: %s\n", handle, strerror(errno));
+}
+
+static void do_cleanup(int fd)
+{
+	struct drm_vrampool_cleanup c = { 0 };
+
+	if (vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_CLEANUP, &c))
+		ksft_exit_fail_msg("CLEANUP: %s\n", strerror(errno));
+}
+
+/* ---- Measurements -------------------------------------------------------------- */
+
+static void bench_null(int fd)
+{
+	double s[MAX_REPS];
+
+	for (int r = 0; r < cfg.reps; r++) {
+		double t = now_ns();
+
+		for (int i = 0; i < cfg.iters; i++)
+			get_param(fd, DRM_VRAMPOOL_PARAM_ALIGNMENT);
+		s[r] = (now_ns() - t) / cfg.iters;
+	}
+	figure_add("baseline", "null ioctl (GET_PARAM)", "ns", s, cfg.reps, NULL, 0);
+}
+
+/* A warm ALLOC+FREE pair: the page exists, so no buffer object is made. */
+static void pair(int fd, uint64_t size, uint32_t flags, int iters, double *out)
+{
+	double t;
+
+	do_free(fd, do_alloc(fd, size, flags));		/* warm */
+	t = now_ns();
+	for (int i = 0; i < iters; i++)
+		do_free(fd, do_alloc(fd, size, flags));
+	*out = (now_ns() - t) / iters;
+}
+
+/* What a driver without pools does: one fresh TTM buffer object per allocation. */
+static void bench_fresh(int fd)
+{
+	static const uint64_t sizes[] = { 4 * KiB, 1 * MiB, 16 * MiB };
+	struct drm_vrampool_pool_entry d = direct();
+
+	install(fd, &d, 1, DRM_VRAMPOOL_PRESET_NONE);
+	for (unsigned int k = 0; k < 3; k++) {
+		double s[MAX_REPS];
+		char name[96];
+
+		for (int r = 0; r < cfg.reps; r++) {
+			double t = now_ns();
+
+			for (int i = 0; i < cfg.slow_iters; i++) {
+				do_free(fd, do_alloc(fd, sizes[k], 0));
+				do_cleanup(fd);
+			}
+			s[r] = (now_ns() - t) / cfg.slow_iters;
+		}
+		snprintf(name, sizeof(name), "fresh BO per allocation %s",
+			 sizes[k] >= MiB ? (sizes[k] == MiB ? "1 MiB" : "16 MiB") : "4 KiB");
+		figure_add("baseline", name, "ns", s, cfg.reps, "null ioctl (GET_PARAM)", 3);
+	}
+}
+
+static void bench_warm(int fd)
+{
+	static const struct {
+		const char *type;
+		uint32_t flags;
+	} types[] = {
+		{ "sliced", 0 }, { "exclusive", 0 }, { "direct", 0 },
+		{ "persistent", DRM_VRAMPOOL_ALLOC_PERSISTENT },
+	};
+	static const uint64_t sizes[] = { 4 * KiB, 1 * MiB };
+
+	for (unsigned int t = 0; t < 4; t++) {
+		struct drm_vrampool_pool_entry e;
+
+		if (t == 0)
+			e = sliced(16 * MiB, 2 * MiB);
+		else if (t == 1)
+			e = exclusive(16 * MiB);
+		else
+			e = direct();
+		install(fd, &e, 1, DRM_VRAMPOOL_PRESET_NONE);
+		for (unsigned int k = 0; k < 2; k++) {
+			double s[MAX_REPS];
+			char name[96];
+
+			for (int r = 0; r < cfg.reps; r++)
+				pair(fd, sizes[k], types[t].flags, cfg.iters, &s[r]);
+			snprintf(name, sizeof(name), "warm ALLOC+FREE %s %s", types[t].type,
+				 k ? "1 MiB" : "4 KiB");
+			figure_add("hot path", name, "ns", s, cfg.reps, "null ioctl (GET_PARAM)", 2);
+		}
+		do_cleanup(fd);
+	}
+}
+
+/* The pair cost while N slices live in the same sliced pool. */
+static void bench_live(int fd)
+{
+	struct drm_vrampool_pool_entry e = sliced(16 * MiB, 1 * MiB);
+	uint32_t *live = calloc(100000, sizeof(*live));
+
+	if (!live)
+		ksft_exit_fail_msg("out of memory\n");
+	for (int k = 0; k < cfg.live_orders; k++) {
+		int count = 100 * (int)pow10i(k);
+		double s[MAX_REPS];
+		char name[96];
+
+		install(fd, &e, 1, DRM_VRAMPOOL_PRESET_NONE);
+		for (int i = 0; i < count; i++)
+			live[i] = do_alloc(fd, 256, 0);
+		for (int r = 0; r < cfg.reps; r++)
+			pair(fd, 256, 0, cfg.iters, &s[r]);
+		for (int i = 0; i < count; i++)
+			do_free(fd, live[i]);
+		snprintf(name, sizeof(name), "ALLOC+FREE with 10^%d live", k + 2);
+		figure_add("scaling", name, "ns", s, cfg.reps,
+			   "ALLOC+FREE with 10^2 live", 1);
+	}
+	free(live);
+	do_cleanup(fd);
+}
+
+static long long meminfo_kb(const char *key)
+{
+	char line[128];
+	long long v = -1;
+	size_t n = strlen(key);
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ':')
+			v = atoll(line + n + 1);
+	fclose(f);
+	return v;
+}
+
+/* Kernel memory per live slice (the slab delta), and what close() costs. */
+static void bench_memory_and_close(void)
+{
+	struct drm_vrampool_pool_entry e = sliced(16 * MiB, 1 * MiB);
+	int reps = cfg.full ? 5 : 2;
+
+	for (int k = 0; k < 2; k++) {
+		int order = cfg.close_order + k, count = (int)pow10i(order);
+		double close_ms[MAX_REPS], per_alloc[MAX_REPS];
+		char name[96], vs[96];
+
+		for (int r = 0; r < reps; r++) {
+			int fd = open_dev();
+			long long before, after;
+			double t;
+
+			install(fd, &e, 1, DRM_VRAMPOOL_PRESET_NONE);
+			do_free(fd, do_alloc(fd, 256, 0));	/* the page exists */
+			before = meminfo_kb("SUnreclaim");
+			for (int i = 0; i < count; i++)
+				do_alloc(fd, 256, 0);
+			after = meminfo_kb("SUnreclaim");
+			per_alloc[r] = (after - before) * 1024.0 / count;
+			t = now_ns();
+			close(fd);
+			close_ms[r] = (now_ns() - t) / 1e6;
+		}
+		snprintf(name, sizeof(name), "kernel memory per live slice, 10^%d live", order);
+		figure_add("memory", name, "bytes", per_alloc, reps, NULL, 0);
+		snprintf(name, sizeof(name), "close() with 10^%d live", order);
+		snprintf(vs, sizeof(vs), "close() with 10^%d live", order - 1);
+		figure_add("memory", name, "ms", close_ms, reps, k ? vs : NULL, 1);
+	}
+}
+
+static void bench_install(int fd)
+{
+	struct drm_vrampool_pool_entry e[DRM_VRAMPOOL_MAX_DYNAMIC_POOLS];
+	double s[MAX_REPS];
+
+	for (int r = 0; r < cfg.reps; r++) {
+		double t = now_ns();
+
+		for (int i = 0; i < cfg.install_iters; i++)
+			install(fd, NULL, 0, DRM_VRAMPOOL_PRESET_SUB_SLICES);
+		s[r] = (now_ns() - t) / cfg.install_iters / 1e3;
+	}
+	figure_add("install", "POOL_INSTALL sub-slices preset", "us", s, cfg.reps, NULL, 0);
+
+	for (int i = 0; i < DRM_VRAMPOOL_MAX_DYNAMIC_POOLS; i++)
+		e[i] = i % 2 ? exclusive((i + 1) * 64 * KiB) : sliced((i + 1) * MiB, 64 * KiB);
+	for (int r = 0; r < cfg.reps; r++) {
+		double t = now_ns();
+
+		for (int i = 0; i < cfg.install_iters; i++)
+			install(fd, e, DRM_VRAMPOOL_MAX_DYNAMIC_POOLS, DRM_VRAMPOOL_PRESET_NONE);
+		s[r] = (now_ns() - t) / cfg.install_iters / 1e3;
+	}
+	figure_add("install", "POOL_INSTALL 254 pools", "us", s, cfg.reps,
+		   "POOL_INSTALL sub-slices preset", 1);
+}
+
+/* ---- Report -------------------------------------------------------------------- */
+
+static void report(void)
+{
+	const char *group = "";
+
+	ksft_print_msg("%-44s %12s %12s %8s  %s\n", "figure", "median", "min", "ratio",
+		       "(median / median of)");
+	for (int i = 0; i < nfigures; i++) {
+		struct figure *f = &figures[i], *v = f->vs[0] ? figure_find(f->vs) : NULL;
+		double ratio = v ? f->median / (v->median * f->vs_times) : 0;
+		char against[128] = "";
+
+		if (strcmp(group, f->group)) {
+			group = f->group;
+			ksft_print_msg("-- %s\n", group);
+		}
+		if (v)
+			snprintf(against, sizeof(against), "%8.2f  %s%s", ratio,
+				 f->vs_times == 1 ? "" : f->vs_times == 2 ? "2 x " : "3 x ", f->vs);
+		else
+			snprintf(against, sizeof(against), "%8s", "-");
+		ksft_print_msg("%-44s %9.1f %-2s %9.1f %-2s %s\n", f->name, f->median,
+			       f->unit, f->min, f->unit, against);
+		ksft_print_msg("@@BENCH {\"group\":\"%s\",\"figure\":\"%s\",\"unit\":\"%s\","
+			       "\"median\":%.3f,\"min\":%.3f,\"reps\":%d,\"vs\":%s%s%s,"
+			       "\"vs_times\":%g,\"ratio\":%.4f}\n",
+			       f->group, f->name, f->unit, f->median, f->min, cfg.reps,
+			       v ? "\"" : "", v ? f->vs : "null", v ? "\"" : "",
+			       f->vs_times, ratio);
+	}
+}
+
+int main(void)
+{
+	const char *mode = getenv("VRAMPOOL_BENCH");
+	int fd;
+
+	cfg.full = mode && !strcmp(mode, "full");
+	cfg.reps = cfg.full ? 9 : 2;
+	cfg.iters = cfg.full ? 20000 : 200;
+	cfg.slow_iters = cfg.full ? 500 : 20;
+	cfg.install_iters = cfg.full ? 200 : 5;
+	/* The smoke run stops ten times lower: the debug kernel runs it too. */
+	cfg.live_orders = cfg.full ? 4 : 3;
+	cfg.close_order = cfg.full ? 4 : 3;
+
+	ksft_print_header();
+	ksft_set_plan(6);
+	find_device();
+	ksft_print_msg("%s run on %s, %d repetitions\n", cfg.full ? "full" : "smoke",
+		       dev_path, cfg.reps);
+	fd = open_dev();
+
+	bench_null(fd);
+	bench_fresh(fd);
+	ksft_test_result_pass("baselines: null ioctl, fresh buffer objects\n");
+	bench_warm(fd);
+	ksft_test_result_pass("warm ALLOC+FREE in each pool type\n");
+	bench_live(fd);
+	ksft_test_result_pass("ALLOC+FREE with 10^2 live slices and more\n");
+	bench_install(fd);
+	ksft_test_result_pass("POOL_INSTALL of a preset and of 254 pools\n");
+	close(fd);
+	bench_memory_and_close();
+	ksft_test_result_pass("kernel memory per slice and close() time\n");
+
+	report();
+	ksft_test_result(nfigures > 0, "every figure measured and reported\n");
+	ksft_finished();
+}
