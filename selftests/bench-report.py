@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Collect the figures of vrampool_bench_test from a VM log.
+
+Usage: bench-report.py LOG JSON
+
+Reads every "# @@BENCH {...}" line the benchmark printed, writes them to
+JSON (a list of figures, plus the goals below with their measured values),
+and prints one table: each figure's median and min, its ratio to its
+baseline, and the goals the hot path is held to. Exit 1 if the log has no
+figure (the benchmark did not run); a missed goal is reported, not an error:
+timings are never a pass/fail test.
+"""
+import json
+import sys
+
+# (label, how to compute the value from the figures, comparison, target)
+GOALS = [
+    *[(f"warm ALLOC+FREE {t} {s} / 2 null ioctls",
+       ("ratio", f"warm ALLOC+FREE {t} {s}"), "<=", 1.5)
+      for t in ("sliced", "exclusive", "direct", "persistent")
+      for s in ("4 KiB", "1 MiB")],
+    ("ALLOC+FREE with 10^5 live / with 10^2",
+     ("ratio", "ALLOC+FREE with 10^5 live"), "<=", 1.3),
+    ("kernel memory per live slice (10^5 live), bytes",
+     ("median", "kernel memory per live slice, 10^5 live"), "<=", 96),
+    ("fresh BO / pooled (sliced), 4 KiB",
+     ("over", "fresh BO per allocation 4 KiB", "warm ALLOC+FREE sliced 4 KiB"), ">=", 5),
+    ("fresh BO / pooled (sliced), 1 MiB",
+     ("over", "fresh BO per allocation 1 MiB", "warm ALLOC+FREE sliced 1 MiB"), ">=", 20),
+]
+
+
+def main():
+    log, out = sys.argv[1], sys.argv[2]
+    figs = []
+    with open(log, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            i = line.find("@@BENCH ")
+            if i >= 0:
+                figs.append(json.loads(line[i + len("@@BENCH "):]))
+    if not figs:
+        print(f"bench: no figure in {log}: the benchmark did not run", file=sys.stderr)
+        return 1
+    by = {f["figure"]: f for f in figs}
+
+    def value(spec):
+        kind, name = spec[0], spec[1]
+        if name not in by or (kind == "over" and spec[2] not in by):
+            return None
+        if kind == "over":
+            return by[name]["median"] / by[spec[2]]["median"]
+        return by[name][kind]
+
+    goals = []
+    for label, spec, op, target in GOALS:
+        v = value(spec)
+        met = None if v is None else (v <= target if op == "<=" else v >= target)
+        goals.append({"goal": label, "value": v, "op": op, "target": target, "met": met})
+
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump({"figures": figs, "goals": goals}, f, indent=1)
+
+    group = None
+    print(f"{'figure':<46} {'median':>14} {'min':>14} {'ratio':>8}  of")
+    for f in figs:
+        if f["group"] != group:
+            group = f["group"]
+            print(f"-- {group}")
+        unit = f["unit"]
+        ratio = f"{f['ratio']:8.2f}" if f["vs"] else f"{'-':>8}"
+        times = "" if f["vs_times"] in (0, 1) else f"{f['vs_times']:g} x "
+        print(f"{f['figure']:<46} {f['median']:>11.1f} {unit:<2} {f['min']:>11.1f} {unit:<2}"
+              f" {ratio}  {times + f['vs'] if f['vs'] else ''}")
+    print("-- goals")
+    for g in goals:
+        v = "n/a" if g["value"] is None else f"{g['value']:.2f}"
+        state = {None: "not measured", True: "met", False: "MISSED"}[g["met"]]
+        print(f"{g['goal']:<56} {v:>8} {g['op']} {g['target']:<6g} {state}")
+    print(f"bench: {len(figs)} figures in {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
