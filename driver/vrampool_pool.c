@@ -263,19 +263,24 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_accepts);
  * @pool: the pool
  * @size: the size
  * @a: the allocation to place; zeroed but for its handle
+ * @full: set to whether the pool refused because it is capped and full, so
+ *	  that the caller may try the next pool; false on success and on
+ *	  every other error
  *
- * Return: 0; -VRAMPOOL_POOL_FULL when a capped pool is full; -ENOSPC when
- * the device has no room for a new page; -ENOMEM; -EINTR.
+ * Return: 0; -ENOSPC with *@full true when a capped pool is full; -ENOSPC
+ * when the device has no room for a new page; -ENOMEM; -EINTR.
  */
-int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a)
+int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
+			bool *full)
 {
 	int ret;
 
+	*full = false;
 	a->pool = pool;
 	a->size = size;
 	switch (pool->config.type) {
 	case DRM_VRAMPOOL_POOL_SLICED:
-		ret = vrampool_sliced_alloc(pool, size, a);
+		ret = vrampool_sliced_alloc(pool, size, a, full);
 		break;
 	case DRM_VRAMPOOL_POOL_EXCLUSIVE:
 		ret = vrampool_exclusive_alloc(pool, size, a);

@@ -135,15 +135,13 @@ struct vrampool_pool {
 	struct vrampool_pool_stats stats;
 };
 
-/* An internal result of vrampool_pool_alloc(): capped and full. */
-#define VRAMPOOL_POOL_FULL	EXFULL
-
 struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry *config,
 					   u32 index, u64 alignment,
 					   const struct vrampool_backing *backing);
 void vrampool_pool_destroy(struct vrampool_pool *pool);
 bool vrampool_pool_accepts(const struct vrampool_pool *pool, u64 size);
-int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a);
+int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
+			bool *full);
 void vrampool_pool_free(struct vrampool_alloc *a);
 void vrampool_pool_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
 bool vrampool_pool_has_size(struct vrampool_pool *pool, u64 size);
@@ -156,7 +154,8 @@ void vrampool_pool_account(struct vrampool_pool *pool, struct vrampool_alloc *a,
 bool vrampool_align(u64 size, u64 alignment, u64 *out);
 void vrampool_free_page_put(struct vrampool_pool_page *ppage);
 
-int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a);
+int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
+			  bool *full);
 void vrampool_sliced_free(struct vrampool_alloc *a);
 void vrampool_sliced_cleanup(struct vrampool_pool *pool);
 int vrampool_exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a);

@@ -30,13 +30,15 @@ static bool sliced_insert(struct vrampool_pool_page *ppage, u64 eff, struct vram
  * @pool: the pool, which accepts @size
  * @size: the size
  * @a: the allocation
+ * @full: set when the pool is capped and full, else left alone
  *
  * A zero-size request takes no space and no page.
  *
- * Return: 0; -VRAMPOOL_POOL_FULL when the pool is capped and full; or a
- * negative errno from vrampool_page_new().
+ * Return: 0; -ENOSPC with *@full set when the pool is capped and full; or
+ * a negative errno from vrampool_page_new().
  */
-int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a)
+int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
+			  bool *full)
 {
 	struct vrampool_pool_page *ppage;
 	unsigned long index;
@@ -53,8 +55,10 @@ int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_
 			return 0;
 	}
 
-	if (pool->max_pages && pool->stats.pages >= pool->max_pages)
-		return -VRAMPOOL_POOL_FULL;
+	if (pool->max_pages && pool->stats.pages >= pool->max_pages) {
+		*full = true;
+		return -ENOSPC;
+	}
 
 	ppage = vrampool_page_new(pool, pool->config.page_size);
 	if (IS_ERR(ppage))

@@ -70,10 +70,12 @@ static struct vrampool_pool *make_pool(struct kunit *test, struct fake_backing *
 static struct vrampool_alloc *alloc_ok(struct kunit *test, struct vrampool_pool *pool, u64 size)
 {
 	struct vrampool_alloc *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	bool full = true;
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_TRUE(test, vrampool_pool_accepts(pool, size));
-	KUNIT_ASSERT_EQ(test, vrampool_pool_alloc(pool, size, a), 0);
+	KUNIT_ASSERT_EQ(test, vrampool_pool_alloc(pool, size, a, &full), 0);
+	KUNIT_EXPECT_FALSE(test, full);
 	return a;
 }
 
@@ -122,6 +124,7 @@ static void sliced_accepts_and_cap(struct kunit *test)
 	struct vrampool_pool *pool = make_pool(test, f, SLICED(1024, 256));
 	struct vrampool_alloc *x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
 	struct vrampool_alloc *a, *b;
+	bool full = false;
 
 	/* The near-page rule: above 80% of a page takes a whole page. */
 	KUNIT_EXPECT_TRUE(test, vrampool_pool_accepts(pool, 256));
@@ -137,7 +140,8 @@ static void sliced_accepts_and_cap(struct kunit *test)
 	a = alloc_ok(test, pool, 1024);
 	b = alloc_ok(test, pool, 1024);
 	KUNIT_ASSERT_NOT_NULL(test, x);
-	KUNIT_EXPECT_EQ(test, vrampool_pool_alloc(pool, 1024, x), -VRAMPOOL_POOL_FULL);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_alloc(pool, 1024, x, &full), -ENOSPC);
+	KUNIT_EXPECT_TRUE(test, full);
 	KUNIT_EXPECT_EQ(test, pool->stats.reserved, 2048);
 	vrampool_pool_free(a);
 	vrampool_pool_free(b);
@@ -220,13 +224,15 @@ static void buffers_out_of_space(struct kunit *test)
 	struct vrampool_pool *pool = make_pool(test, f, cfg);
 	struct vrampool_alloc *x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
 	struct vrampool_alloc *a;
+	bool full = true;
 
 	KUNIT_ASSERT_NOT_NULL(test, x);
 	a = alloc_ok(test, pool, 100);
 	KUNIT_EXPECT_TRUE(test, vrampool_pool_has_size(pool, 200));	/* both 256 */
 	KUNIT_EXPECT_FALSE(test, vrampool_pool_has_size(pool, 300));
 	f->full = true;
-	KUNIT_EXPECT_EQ(test, vrampool_pool_alloc(pool, 300, x), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_alloc(pool, 300, x, &full), -ENOSPC);
+	KUNIT_EXPECT_FALSE(test, full);			/* the device is full, not the pool */
 	KUNIT_EXPECT_EQ(test, pool->stats.allocations, 1);
 	KUNIT_EXPECT_EQ(test, pool->stats.pages, 1);
 	vrampool_pool_free(a);
