@@ -14,6 +14,7 @@
 #include <drm/vrampool_accel.h>
 
 struct vrampool_bo;
+struct vrampool_pool_ops;
 struct vrampool_pool_page;
 
 /**
@@ -113,6 +114,8 @@ struct vrampool_pool_stats {
 struct vrampool_pool {
 	/** @config: the resolved pool (type DRM_VRAMPOOL_POOL_PERSISTENT at 255) */
 	struct drm_vrampool_pool_entry config;
+	/** @ops: the operations of its type */
+	const struct vrampool_pool_ops *ops;
 	/** @index: position in the layout, or DRM_VRAMPOOL_PERSISTENT_POOL */
 	u32 index;
 	/** @max_pages: capped sliced pools: the most pages, else 0 */
@@ -146,22 +149,5 @@ void vrampool_pool_free(struct vrampool_alloc *a);
 void vrampool_pool_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
 bool vrampool_pool_has_size(struct vrampool_pool *pool, u64 size);
 u64 vrampool_pool_capacity(const struct vrampool_pool *pool);
-
-/* Shared by the pool types (vrampool_pool*.c) only. */
-struct vrampool_pool_page *vrampool_page_new(struct vrampool_pool *pool, u64 size);
-void vrampool_page_release(struct vrampool_pool_page *ppage);
-void vrampool_pool_account(struct vrampool_pool *pool, struct vrampool_alloc *a, bool add);
-bool vrampool_align(u64 size, u64 alignment, u64 *out);
-void vrampool_free_page_put(struct vrampool_pool_page *ppage);
-
-int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
-			  bool *full);
-void vrampool_sliced_free(struct vrampool_alloc *a);
-void vrampool_sliced_cleanup(struct vrampool_pool *pool);
-int vrampool_exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a);
-void vrampool_exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
-int vrampool_buffers_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a);
-void vrampool_buffers_cleanup(struct vrampool_pool *pool);
-void vrampool_single_free(struct vrampool_alloc *a);
 
 #endif /* _VRAMPOOL_POOL_H_ */

@@ -11,7 +11,23 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
-#include "vrampool_pool.h"
+#include "vrampool_pool_internal.h"
+
+static void sliced_init(struct vrampool_pool *pool)
+{
+	if (pool->config.flags & DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE)
+		pool->max_pages = pool->config.max_pool_size / pool->config.page_size;
+}
+
+static bool sliced_accepts(const struct vrampool_pool *pool, u64 size)
+{
+	u64 ppage = pool->config.page_size;
+
+	if (size <= min(pool->config.max_slice_size, ppage))
+		return true;
+	/* Uncapped pools give a whole page to a request above 80% of one. */
+	return !pool->max_pages && size <= ppage && (u128)(ppage - size) * 5 < ppage;
+}
 
 static bool sliced_insert(struct vrampool_pool_page *ppage, u64 eff, struct vrampool_alloc *a)
 {
@@ -25,27 +41,19 @@ static bool sliced_insert(struct vrampool_pool_page *ppage, u64 eff, struct vram
 	return true;
 }
 
-/**
- * vrampool_sliced_alloc() - serve a size from a sliced pool
- * @pool: the pool, which accepts @size
- * @size: the size
- * @a: the allocation
- * @full: set when the pool is capped and full, else left alone
- *
- * A zero-size request takes no space and no page.
- *
- * Return: 0; -ENOSPC with *@full set when the pool is capped and full; or
- * a negative errno from vrampool_page_new().
+/*
+ * A zero-size request takes no space and no page. Otherwise the first page
+ * with a hole that fits, else a new page unless the pool is capped and full.
  */
-int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
-			  bool *full)
+static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
+			bool *full)
 {
 	struct vrampool_pool_page *ppage;
 	unsigned long index;
 	u64 eff;
 
 	/* Accepted sizes are at most the page size, a multiple of the alignment. */
-	vrampool_align(size, pool->alignment, &eff);
+	vrampool_pool_effective_size(pool, size, &eff);
 	a->padding = eff - size;
 	if (!eff)
 		return 0;
@@ -60,7 +68,7 @@ int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_
 		return -ENOSPC;
 	}
 
-	ppage = vrampool_page_new(pool, pool->config.page_size);
+	ppage = vrampool_pool_page_new(pool, pool->config.page_size);
 	if (IS_ERR(ppage))
 		return PTR_ERR(ppage);
 
@@ -68,11 +76,7 @@ int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_
 	return 0;
 }
 
-/**
- * vrampool_sliced_free() - give a slice back to its page
- * @a: the allocation
- */
-void vrampool_sliced_free(struct vrampool_alloc *a)
+static void sliced_free(struct vrampool_alloc *a)
 {
 	if (!a->ppage)
 		return;
@@ -81,17 +85,44 @@ void vrampool_sliced_free(struct vrampool_alloc *a)
 	a->ppage->live--;
 }
 
-/**
- * vrampool_sliced_cleanup() - release every page with no live slice
- * @pool: the pool
- */
-void vrampool_sliced_cleanup(struct vrampool_pool *pool)
+/* Sliced pools keep their pages until an explicit cleanup. */
+static void sliced_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr)
 {
 	struct vrampool_pool_page *ppage;
 	unsigned long index;
 
+	if (!explicit)
+		return;
+
 	xa_for_each(&pool->pages, index, ppage) {
 		if (!ppage->live)
-			vrampool_page_release(ppage);
+			vrampool_pool_page_release(ppage);
 	}
 }
+
+static u64 sliced_capacity(const struct vrampool_pool *pool)
+{
+	return (u64)pool->max_pages * pool->config.page_size;
+}
+
+static int sliced_page_init(struct vrampool_pool_page *ppage)
+{
+	drm_mm_init(&ppage->mm, 0, ppage->size);
+	return 0;
+}
+
+static void sliced_page_fini(struct vrampool_pool_page *ppage)
+{
+	drm_mm_takedown(&ppage->mm);
+}
+
+const struct vrampool_pool_ops vrampool_pool_sliced_ops = {
+	.init = sliced_init,
+	.accepts = sliced_accepts,
+	.alloc = sliced_alloc,
+	.free = sliced_free,
+	.cleanup = sliced_cleanup,
+	.capacity = sliced_capacity,
+	.page_init = sliced_page_init,
+	.page_fini = sliced_page_fini,
+};
