@@ -13,6 +13,30 @@
 
 #include "vrampool_pool_internal.h"
 
+/*
+ * The near-page rule: an uncapped pool also takes a request above 80% of a
+ * page, and gives it a whole page. Above 80% is size > page * 4 / 5, that is
+ * (page - size) * 5 < page: the request leaves less than a fifth of the page
+ * unused.
+ */
+#define NEAR_PAGE_FIFTHS	5
+
+/*
+ * Whether @size <= @page is above 80% of @page, exactly as the unbounded
+ * integer (page - size) * 5 < page says, for every u64 @page and @size.
+ * When the product does not fit in 64 bits (check_mul_overflow()), it is at
+ * least 2^64, above any u64 page: no. Otherwise @scaled is the exact product
+ * and the comparison is the rule itself.
+ */
+static bool sliced_near_page(u64 page, u64 size)
+{
+	u64 scaled;
+
+	if (check_mul_overflow(page - size, (u64)NEAR_PAGE_FIFTHS, &scaled))
+		return false;
+	return scaled < page;
+}
+
 static void sliced_init(struct vrampool_pool *pool)
 {
 	if (pool->config.flags & DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE)
@@ -21,12 +45,11 @@ static void sliced_init(struct vrampool_pool *pool)
 
 static bool sliced_accepts(const struct vrampool_pool *pool, u64 size)
 {
-	u64 ppage = pool->config.page_size;
+	u64 page = pool->config.page_size;
 
-	if (size <= min(pool->config.max_slice_size, ppage))
+	if (size <= min(pool->config.max_slice_size, page))
 		return true;
-	/* Uncapped pools give a whole page to a request above 80% of one. */
-	return !pool->max_pages && size <= ppage && (u128)(ppage - size) * 5 < ppage;
+	return !pool->max_pages && size <= page && sliced_near_page(page, size);
 }
 
 static bool sliced_insert(struct vrampool_pool_page *ppage, u64 eff, struct vrampool_alloc *a)
