@@ -87,14 +87,16 @@ static void sliced_first_fit_split_merge(struct kunit *test)
 {
 	struct fake_backing *f = fake_backing(test);
 	struct vrampool_pool *pool = make_pool(test, f, SLICED(4096, 4096));
-	struct vrampool_alloc *a, *b, *c, *d;
+	struct vrampool_alloc *a, *b, *c, *d, *e;
+	struct vrampool_pool_page *ppage;
 
 	a = alloc_ok(test, pool, 1000);			/* [0, 1024) */
 	b = alloc_ok(test, pool, 1000);			/* [1024, 2048) */
+	ppage = a->ppage;
 	KUNIT_EXPECT_EQ(test, a->offset, 0);
 	KUNIT_EXPECT_EQ(test, a->padding, 24);
 	KUNIT_EXPECT_EQ(test, b->offset, 1024);
-	KUNIT_EXPECT_PTR_EQ(test, a->ppage, b->ppage);
+	KUNIT_EXPECT_PTR_EQ(test, b->ppage, ppage);
 
 	vrampool_pool_free(a);
 	c = alloc_ok(test, pool, 256);			/* first fit: the freed hole */
@@ -103,10 +105,26 @@ static void sliced_first_fit_split_merge(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d->offset, 256);
 	KUNIT_EXPECT_EQ(test, f->pages, 1);
 
-	/* Freed neighbours merge: the page is whole again and goes. */
-	vrampool_pool_free(b);
+	/*
+	 * Freed neighbours merge: [0, 256) and [256, 1024) become one hole
+	 * that 1024 bytes fit. Unmerged, first fit would skip both and take
+	 * the tail hole at 2048.
+	 */
 	vrampool_pool_free(c);
 	vrampool_pool_free(d);
+	e = alloc_ok(test, pool, 1024);
+	KUNIT_EXPECT_PTR_EQ(test, e->ppage, ppage);
+	KUNIT_EXPECT_EQ(test, e->offset, 0);
+
+	/* All free, the holes merge into the whole page: a page-size slice fits it. */
+	vrampool_pool_free(e);
+	vrampool_pool_free(b);
+	e = alloc_ok(test, pool, 4096);
+	KUNIT_EXPECT_PTR_EQ(test, e->ppage, ppage);
+	KUNIT_EXPECT_EQ(test, e->offset, 0);
+	KUNIT_EXPECT_EQ(test, f->pages, 1);
+	vrampool_pool_free(e);
+
 	KUNIT_EXPECT_EQ(test, pool->stats.allocations, 0);
 	KUNIT_EXPECT_EQ(test, pool->stats.padding, 0);
 	vrampool_pool_cleanup(pool, false, 0);		/* periodic: sliced keep pages */
@@ -114,7 +132,7 @@ static void sliced_first_fit_split_merge(struct kunit *test)
 	vrampool_pool_cleanup(pool, true, 0);
 	KUNIT_EXPECT_EQ(test, f->pages, 0);
 	KUNIT_EXPECT_EQ(test, pool->stats.pages_peak, 1);
-	KUNIT_EXPECT_EQ(test, pool->stats.largest_alloc, 1000);
+	KUNIT_EXPECT_EQ(test, pool->stats.largest_alloc, 4096);
 }
 
 static void sliced_accepts_and_cap(struct kunit *test)
