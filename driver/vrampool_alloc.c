@@ -45,32 +45,33 @@ static int alloc_error(struct drm_vrampool_alloc_error *err, u32 code, u64 size)
 static int route(struct vrampool_client *client, u64 size, u32 flags,
 		 struct vrampool_alloc *a, struct drm_vrampool_alloc_error *err)
 {
-	struct vrampool_pool *pool, *full = NULL;
+	struct vrampool_pool *pool, *last_full = NULL;
+	bool full;
 	u32 i;
 	int ret;
 
 	if (wants_persistent(client, size, flags)) {
 		if (!vrampool_pool_accepts(client->persistent, size))
 			return alloc_error(err, DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, size);
-		return vrampool_pool_alloc(client->persistent, size, a);
+		return vrampool_pool_alloc(client->persistent, size, a, &full);
 	}
 
 	for (i = 0; i < client->pool_set->count; i++) {
 		pool = client->pool_set->pools[i];
 		if (!vrampool_pool_accepts(pool, size))
 			continue;
-		ret = vrampool_pool_alloc(pool, size, a);
-		if (ret != -VRAMPOOL_POOL_FULL)
+		ret = vrampool_pool_alloc(pool, size, a, &full);
+		if (!full)
 			return ret;
-		full = pool;	/* capped and full: spill to the next pool */
+		last_full = pool;	/* capped and full: spill to the next pool */
 	}
 
-	if (!full)
+	if (!last_full)
 		return alloc_error(err, DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, size);
 
-	err->pool = full->index;
-	err->capacity = vrampool_pool_capacity(full);
-	err->in_use = full->stats.bytes_in_use;
+	err->pool = last_full->index;
+	err->capacity = vrampool_pool_capacity(last_full);
+	err->in_use = last_full->stats.bytes_in_use;
 	return alloc_error(err, DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED, size);
 }
 

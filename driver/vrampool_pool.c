@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * vrampool: what every pool type shares: creation, pages, accounting, and
- * the dispatch to the sliced, exclusive and buffer (direct and persistent)
- * pools.
+ * vrampool: what every pool type shares: creation, pages, accounting, the
+ * single-allocation page helpers, and the dispatch to the type's
+ * &struct vrampool_pool_ops (vrampool_pool_<type>.c).
+ *
+ * The direct pools and the persistent pool are both buffer pools (one buffer
+ * per allocation, reused only at the same aligned size): their common
+ * accepts, alloc and cleanup are here, and their files add what differs,
+ * the reclaim watermark and the size buckets.
  *
  * Pools belong to one client and are protected by its lock; they take no
  * lock of their own and no device-wide lock, except TTM's when a page is
@@ -11,42 +16,27 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
-#include <linux/overflow.h>
 #include <linux/slab.h>
 #include <kunit/visibility.h>
 
-#include "vrampool_pool.h"
+#include "vrampool_pool_internal.h"
 
-/* The running average of exclusive pools saturates at 2^47 bytes. */
-#define AVG_FRAC_BITS	16
-#define AVG_MAX_INPUT	BIT_ULL(47)
-
-/**
- * vrampool_align() - round a size up to the device alignment
- * @size: the size
- * @alignment: a power of two
- * @out: the rounded size
- *
- * Return: false if rounding passes 2^64 - 1.
- */
-bool vrampool_align(u64 size, u64 alignment, u64 *out)
-{
-	u64 sum;
-
-	if (check_add_overflow(size, alignment - 1, &sum))
-		return false;
-	*out = sum & ~(alignment - 1);
-	return true;
-}
+static const struct vrampool_pool_ops *const pool_types[] = {
+	[DRM_VRAMPOOL_POOL_EXCLUSIVE] = &vrampool_pool_exclusive_ops,
+	[DRM_VRAMPOOL_POOL_SLICED] = &vrampool_pool_sliced_ops,
+	[DRM_VRAMPOOL_POOL_DIRECT] = &vrampool_pool_direct_ops,
+	[DRM_VRAMPOOL_POOL_PERSISTENT] = &vrampool_pool_persistent_ops,
+};
 
 /**
- * vrampool_pool_create() - a pool with no pages
- * @config: the resolved pool
+ * vrampool_pool_create() - make a pool with no pages
+ * @config: the resolved pool, of a known type
  * @index: its position in the layout, or DRM_VRAMPOOL_PERSISTENT_POOL
  * @alignment: the device alignment, a power of two
  * @backing: where its pages get memory
  *
- * Return: the pool, or NULL without memory.
+ * Return: the pool, or NULL without memory (or for an unknown type, which
+ * the layout rules never let through).
  */
 struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry *config,
 					   u32 index, u64 alignment,
@@ -54,11 +44,15 @@ struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry 
 {
 	struct vrampool_pool *pool;
 
+	if (WARN_ON(config->type >= ARRAY_SIZE(pool_types) || !pool_types[config->type]))
+		return NULL;
+
 	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
 	if (!pool)
 		return NULL;
 
 	pool->config = *config;
+	pool->ops = pool_types[config->type];
 	pool->index = index;
 	pool->alignment = alignment;
 	pool->backing = backing;
@@ -66,11 +60,8 @@ struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry 
 	xa_init(&pool->sizes);
 	INIT_LIST_HEAD(&pool->free_pages);
 
-	if (config->type == DRM_VRAMPOOL_POOL_SLICED &&
-	    (config->flags & DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE))
-		pool->max_pages = config->max_pool_size / config->page_size;
-	if (config->type == DRM_VRAMPOOL_POOL_EXCLUSIVE)
-		pool->avg = min(config->max_alloc_size / 2, AVG_MAX_INPUT) << AVG_FRAC_BITS;
+	if (pool->ops->init)
+		pool->ops->init(pool);
 	return pool;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_create);
@@ -85,35 +76,24 @@ void vrampool_pool_destroy(struct vrampool_pool *pool)
 	unsigned long index;
 
 	xa_for_each(&pool->pages, index, ppage)
-		vrampool_page_release(ppage);
+		vrampool_pool_page_release(ppage);
 	xa_destroy(&pool->pages);
 	xa_destroy(&pool->sizes);
 	kfree(pool);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_destroy);
 
-static int sizes_add(struct vrampool_pool *pool, u64 size, long delta)
-{
-	unsigned long count = xa_to_value(xa_load(&pool->sizes, size) ?: xa_mk_value(0));
-
-	count += delta;
-	if (!count) {
-		xa_erase(&pool->sizes, size);
-		return 0;
-	}
-	return xa_err(xa_store(&pool->sizes, size, xa_mk_value(count), GFP_KERNEL));
-}
-
 /**
- * vrampool_page_new() - a new, backed page for a pool
+ * vrampool_pool_page_new() - make a new, backed page for a pool
  * @pool: the pool
  * @size: its size in bytes
  *
  * Return: the page, or an ERR_PTR(): -ENOSPC when the device is full,
  * -ENOMEM, -EINTR.
  */
-struct vrampool_pool_page *vrampool_page_new(struct vrampool_pool *pool, u64 size)
+struct vrampool_pool_page *vrampool_pool_page_new(struct vrampool_pool *pool, u64 size)
 {
+	const struct vrampool_pool_ops *ops = pool->ops;
 	struct vrampool_pool_stats *st = &pool->stats;
 	struct vrampool_pool_page *ppage;
 	int ret;
@@ -130,18 +110,15 @@ struct vrampool_pool_page *vrampool_page_new(struct vrampool_pool *pool, u64 siz
 	if (ret)
 		goto err_free;
 
-	if (pool->config.type == DRM_VRAMPOOL_POOL_PERSISTENT) {
-		ret = sizes_add(pool, size, 1);
+	if (ops->page_init) {
+		ret = ops->page_init(ppage);
 		if (ret)
 			goto err_erase;
 	}
 
 	ret = pool->backing->back(pool->backing, ppage);
 	if (ret)
-		goto err_sizes;
-
-	if (pool->config.type == DRM_VRAMPOOL_POOL_SLICED)
-		drm_mm_init(&ppage->mm, 0, size);
+		goto err_page_fini;
 
 	st->pages++;
 	st->pages_peak = max(st->pages_peak, st->pages);
@@ -149,9 +126,9 @@ struct vrampool_pool_page *vrampool_page_new(struct vrampool_pool *pool, u64 siz
 	st->vram += ppage->vram;
 	return ppage;
 
-err_sizes:
-	if (pool->config.type == DRM_VRAMPOOL_POOL_PERSISTENT)
-		sizes_add(pool, size, -1);
+err_page_fini:
+	if (ops->page_fini)
+		ops->page_fini(ppage);
 err_erase:
 	xa_erase(&pool->pages, ppage->index);
 err_free:
@@ -160,20 +137,18 @@ err_free:
 }
 
 /**
- * vrampool_page_release() - give a page with no live allocation back
+ * vrampool_pool_page_release() - give a page with no live allocation back
  * @ppage: the page
  */
-void vrampool_page_release(struct vrampool_pool_page *ppage)
+void vrampool_pool_page_release(struct vrampool_pool_page *ppage)
 {
 	struct vrampool_pool *pool = ppage->pool;
 	struct vrampool_pool_stats *st = &pool->stats;
 
 	xa_erase(&pool->pages, ppage->index);
 	list_del(&ppage->free_link);
-	if (pool->config.type == DRM_VRAMPOOL_POOL_PERSISTENT)
-		sizes_add(pool, ppage->size, -1);
-	if (pool->config.type == DRM_VRAMPOOL_POOL_SLICED)
-		drm_mm_takedown(&ppage->mm);
+	if (pool->ops->page_fini)
+		pool->ops->page_fini(ppage);
 
 	st->pages--;
 	st->reserved -= ppage->size;
@@ -184,33 +159,138 @@ void vrampool_page_release(struct vrampool_pool_page *ppage)
 }
 
 /**
- * vrampool_free_page_put() - mark a single-allocation page free
- * @ppage: the page, whose allocation is gone
+ * vrampool_pool_page_take() - give a single-allocation page to an allocation
+ * @ppage: a free page from &vrampool_pool.free_pages, or a new page
+ * @a: the allocation, its size set
+ * @eff: its effective size, at most the page size
  *
- * Free pages stay in index order, the order reuse and reclaim walk them.
+ * The inverse of vrampool_pool_page_put_back().
  */
-void vrampool_free_page_put(struct vrampool_pool_page *ppage)
+void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_alloc *a,
+			     u64 eff)
 {
-	struct vrampool_pool_page *pos;
+	list_del_init(&ppage->free_link);
+	ppage->alloc = a;
+	ppage->live = 1;
+	a->ppage = ppage;
+	a->offset = 0;
+	a->padding = eff - a->size;
+}
+
+/**
+ * vrampool_pool_page_put_back() - free the allocation of a single-allocation page
+ * @a: the allocation
+ *
+ * Its page goes back on the free list, which stays in index order: the order
+ * reuse and reclaim walk it.
+ */
+void vrampool_pool_page_put_back(struct vrampool_alloc *a)
+{
+	struct vrampool_pool_page *ppage = a->ppage, *pos;
+	struct list_head *free_pages = &ppage->pool->free_pages;
 
 	ppage->alloc = NULL;
 	ppage->live = 0;
-	list_for_each_entry(pos, &ppage->pool->free_pages, free_link) {
+	list_for_each_entry(pos, free_pages, free_link) {
 		if (pos->index > ppage->index) {
 			list_add_tail(&ppage->free_link, &pos->free_link);
 			return;
 		}
 	}
-	list_add_tail(&ppage->free_link, &ppage->pool->free_pages);
+	list_add_tail(&ppage->free_link, free_pages);
 }
 
 /**
- * vrampool_pool_account() - count an allocation in or out of a pool
+ * vrampool_pool_page_find_free() - the first free single-allocation page of a size
  * @pool: the pool
- * @a: the allocation
- * @add: true when it is made, false when it is freed
+ * @size: the page size wanted, exactly
+ *
+ * Return: the free page of @size with the lowest index, or NULL.
  */
-void vrampool_pool_account(struct vrampool_pool *pool, struct vrampool_alloc *a, bool add)
+struct vrampool_pool_page *vrampool_pool_page_find_free(struct vrampool_pool *pool, u64 size)
+{
+	struct vrampool_pool_page *ppage;
+
+	list_for_each_entry(ppage, &pool->free_pages, free_link) {
+		if (ppage->size == size)
+			return ppage;
+	}
+	return NULL;
+}
+
+/**
+ * vrampool_pool_release_free_pages() - release every free single-allocation page
+ * @pool: the pool
+ */
+void vrampool_pool_release_free_pages(struct vrampool_pool *pool)
+{
+	struct vrampool_pool_page *ppage, *next;
+
+	list_for_each_entry_safe(ppage, next, &pool->free_pages, free_link)
+		vrampool_pool_page_release(ppage);
+}
+
+/**
+ * vrampool_pool_buffer_accepts() - &vrampool_pool_ops.accepts of buffer pools
+ * @pool: a direct or persistent pool
+ * @size: the requested size
+ *
+ * Return: true unless aligning @size passes U64_MAX: a buffer pool serves
+ * any size it can align.
+ */
+bool vrampool_pool_buffer_accepts(const struct vrampool_pool *pool, u64 size)
+{
+	u64 eff;
+
+	return vrampool_pool_effective_size(pool, size, &eff);
+}
+
+/**
+ * vrampool_pool_buffer_alloc() - &vrampool_pool_ops.alloc of buffer pools
+ * @pool: a direct or persistent pool
+ * @size: the size; aligning it does not overflow
+ * @a: the allocation
+ * @full: unused: buffer pools are never capped
+ *
+ * Places @a in the free buffer of its aligned size with the lowest index,
+ * else in a new buffer of that size.
+ *
+ * Return: 0 or a negative errno from vrampool_pool_page_new().
+ */
+int vrampool_pool_buffer_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
+			       bool *full)
+{
+	struct vrampool_pool_page *ppage;
+	u64 eff;
+
+	vrampool_pool_effective_size(pool, size, &eff);
+
+	ppage = vrampool_pool_page_find_free(pool, eff);
+	if (!ppage) {
+		ppage = vrampool_pool_page_new(pool, eff);
+		if (IS_ERR(ppage))
+			return PTR_ERR(ppage);
+	}
+
+	vrampool_pool_page_take(ppage, a, eff);
+	return 0;
+}
+
+/**
+ * vrampool_pool_buffer_cleanup() - &vrampool_pool_ops.cleanup of buffer pools
+ * @pool: a direct or persistent pool
+ * @explicit: an explicit cleanup; buffer pools have no periodic pass
+ * @alloc_nr: unused
+ *
+ * An explicit cleanup releases every free buffer.
+ */
+void vrampool_pool_buffer_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr)
+{
+	if (explicit)
+		vrampool_pool_release_free_pages(pool);
+}
+
+static void pool_account(struct vrampool_pool *pool, struct vrampool_alloc *a, bool add)
 {
 	struct vrampool_pool_stats *st = &pool->stats;
 
@@ -226,16 +306,6 @@ void vrampool_pool_account(struct vrampool_pool *pool, struct vrampool_alloc *a,
 	}
 }
 
-static bool sliced_accepts(const struct vrampool_pool *pool, u64 size)
-{
-	u64 ppage = pool->config.page_size;
-
-	if (size <= min(pool->config.max_slice_size, ppage))
-		return true;
-	/* Uncapped pools give a whole page to a request above 80% of one. */
-	return !pool->max_pages && size <= ppage && (u128)(ppage - size) * 5 < ppage;
-}
-
 /**
  * vrampool_pool_accepts() - whether a pool takes a size
  * @pool: the pool
@@ -245,16 +315,7 @@ static bool sliced_accepts(const struct vrampool_pool *pool, u64 size)
  */
 bool vrampool_pool_accepts(const struct vrampool_pool *pool, u64 size)
 {
-	u64 eff;
-
-	switch (pool->config.type) {
-	case DRM_VRAMPOOL_POOL_SLICED:
-		return sliced_accepts(pool, size);
-	case DRM_VRAMPOOL_POOL_EXCLUSIVE:
-		return size <= pool->config.max_alloc_size;
-	default:
-		return vrampool_align(size, pool->alignment, &eff);
-	}
+	return pool->ops->accepts(pool, size);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_accepts);
 
@@ -263,28 +324,24 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_accepts);
  * @pool: the pool
  * @size: the size
  * @a: the allocation to place; zeroed but for its handle
+ * @full: set to whether the pool refused because it is capped and full, so
+ *	  that the caller may try the next pool; false on success and on
+ *	  every other error
  *
- * Return: 0; -VRAMPOOL_POOL_FULL when a capped pool is full; -ENOSPC when
- * the device has no room for a new page; -ENOMEM; -EINTR.
+ * Return: 0; -ENOSPC with *@full true when a capped pool is full; -ENOSPC
+ * when the device has no room for a new page; -ENOMEM; -EINTR.
  */
-int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a)
+int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
+			bool *full)
 {
 	int ret;
 
+	*full = false;
 	a->pool = pool;
 	a->size = size;
-	switch (pool->config.type) {
-	case DRM_VRAMPOOL_POOL_SLICED:
-		ret = vrampool_sliced_alloc(pool, size, a);
-		break;
-	case DRM_VRAMPOOL_POOL_EXCLUSIVE:
-		ret = vrampool_exclusive_alloc(pool, size, a);
-		break;
-	default:
-		ret = vrampool_buffers_alloc(pool, size, a);
-	}
+	ret = pool->ops->alloc(pool, size, a, full);
 	if (!ret)
-		vrampool_pool_account(pool, a, true);
+		pool_account(pool, a, true);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_alloc);
@@ -295,11 +352,8 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_alloc);
  */
 void vrampool_pool_free(struct vrampool_alloc *a)
 {
-	vrampool_pool_account(a->pool, a, false);
-	if (a->pool->config.type == DRM_VRAMPOOL_POOL_SLICED)
-		vrampool_sliced_free(a);
-	else
-		vrampool_single_free(a);
+	pool_account(a->pool, a, false);
+	a->pool->ops->free(a);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free);
 
@@ -312,139 +366,19 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free);
  */
 void vrampool_pool_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr)
 {
-	switch (pool->config.type) {
-	case DRM_VRAMPOOL_POOL_SLICED:
-		if (explicit)
-			vrampool_sliced_cleanup(pool);
-		break;
-	case DRM_VRAMPOOL_POOL_EXCLUSIVE:
-		vrampool_exclusive_cleanup(pool, explicit, alloc_nr);
-		break;
-	default:
-		if (explicit)
-			vrampool_buffers_cleanup(pool);
-	}
+	pool->ops->cleanup(pool, explicit, alloc_nr);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_cleanup);
 
 /**
- * vrampool_pool_has_size() - whether a buffer pool has a buffer of a size
- * @pool: the persistent pool
- * @size: the requested size, before alignment
- *
- * Return: true if a buffer (free or not) of the aligned size exists.
- */
-bool vrampool_pool_has_size(struct vrampool_pool *pool, u64 size)
-{
-	u64 eff;
-
-	return vrampool_align(size, pool->alignment, &eff) && xa_load(&pool->sizes, eff);
-}
-EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_has_size);
-
-/**
  * vrampool_pool_capacity() - bytes a capped pool may hold
- * @pool: a capped sliced pool
+ * @pool: the pool
  *
- * Return: its pages at most, times its page size.
+ * Return: for a capped sliced pool, its pages at most times its page size;
+ * 0 for a pool that is never capped.
  */
 u64 vrampool_pool_capacity(const struct vrampool_pool *pool)
 {
-	return (u64)pool->max_pages * pool->config.page_size;
+	return pool->ops->capacity ? pool->ops->capacity(pool) : 0;
 }
-
-/* Exclusive pools: the running average moves 1% toward each request. */
-static void exclusive_average(struct vrampool_pool *pool, u64 size)
-{
-	u64 s = min(size, AVG_MAX_INPUT) << AVG_FRAC_BITS;
-
-	if (s >= pool->avg)
-		pool->avg += (s - pool->avg) / 100;
-	else
-		pool->avg -= (pool->avg - s) / 100;
-}
-
-/**
- * vrampool_exclusive_alloc() - serve a size from an exclusive pool
- * @pool: the pool
- * @size: the size, at most its max_alloc_size
- * @a: the allocation
- *
- * Reuses the free page that fits with the fewest idle checks (the lowest
- * index on a tie); else makes a page of max(running average, size).
- *
- * Return: 0 or a negative errno from vrampool_page_new().
- */
-int vrampool_exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a)
-{
-	struct vrampool_pool_page *ppage, *best = NULL;
-	u64 eff, page_size;
-
-	exclusive_average(pool, size);
-	vrampool_align(size, pool->alignment, &eff);
-
-	list_for_each_entry(ppage, &pool->free_pages, free_link) {
-		if (ppage->size >= size && (!best || ppage->free_count < best->free_count))
-			best = ppage;
-	}
-
-	if (best) {
-		list_del_init(&best->free_link);
-		if (best->free_count)
-			best->free_count--;
-		ppage = best;
-	} else {
-		/* Both are at most max_alloc_size, which is aligned. */
-		vrampool_align(max(pool->avg >> AVG_FRAC_BITS, size), pool->alignment, &page_size);
-		ppage = vrampool_page_new(pool, page_size);
-		if (IS_ERR(ppage))
-			return PTR_ERR(ppage);
-		ppage->free_count = 4;
-	}
-
-	ppage->alloc = a;
-	ppage->live = 1;
-	a->ppage = ppage;
-	a->offset = 0;
-	a->padding = eff - size;
-	return 0;
-}
-
-/**
- * vrampool_exclusive_cleanup() - release idle pages of an exclusive pool
- * @pool: the pool
- * @explicit: release every free page now
- * @alloc_nr: the client's allocation count
- *
- * Every dealloc_period / 5 allocations, each free page is seen idle once
- * more; a page seen idle five times is released.
- */
-void vrampool_exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr)
-{
-	struct vrampool_pool_page *ppage, *next;
-	u64 period;
-
-	if (!explicit) {
-		if (!(pool->config.flags & DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD))
-			return;
-		period = pool->config.dealloc_period / 5;
-		if (alloc_nr - pool->last_check < period)
-			return;
-	}
-	pool->last_check = alloc_nr;
-
-	list_for_each_entry_safe(ppage, next, &pool->free_pages, free_link) {
-		ppage->free_count++;
-		if (explicit || ppage->free_count >= 5)
-			vrampool_page_release(ppage);
-	}
-}
-
-/**
- * vrampool_single_free() - free the allocation of a single-allocation page
- * @a: the allocation
- */
-void vrampool_single_free(struct vrampool_alloc *a)
-{
-	vrampool_free_page_put(a->ppage);
-}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_capacity);

@@ -14,6 +14,7 @@
 #include <drm/vrampool_accel.h>
 
 struct vrampool_bo;
+struct vrampool_pool_ops;
 struct vrampool_pool_page;
 
 /**
@@ -35,15 +36,21 @@ struct vrampool_backing {
 /**
  * struct vrampool_pool_page - one page of a pool
  *
- * Sliced pools carve a page into slices (@mm); the other pools put one
- * allocation in each page (@alloc), and keep free pages on a list.
+ * Sliced pools carve a page into slices (@mm). The other types (exclusive,
+ * direct and persistent) put one allocation in each page (@alloc) and keep
+ * their free pages on &vrampool_pool.free_pages: "single-allocation pages"
+ * below.
  */
 struct vrampool_pool_page {
 	/** @pool: the pool it belongs to */
 	struct vrampool_pool *pool;
 	/** @index: its index in the pool, stable for its life */
 	u32 index;
-	/** @free_count: exclusive pools: idle checks (freed at 5) */
+	/**
+	 * @free_count: exclusive pools only: the page's idle count. A new page
+	 * starts at 4; each reuse takes one off (not below 0), each periodic
+	 * idle check while it is free adds one, and at 5 it is released.
+	 */
 	u32 free_count;
 	/** @size: its size in bytes */
 	u64 size;
@@ -51,15 +58,18 @@ struct vrampool_pool_page {
 	struct vrampool_bo *bo;
 	/** @mmap_offset: where userspace maps it, 0 without @bo */
 	u64 mmap_offset;
-	/** @vram: bytes of VRAM @bo holds */
+	/** @vram: bytes of VRAM @bo holds, whole CPU pages */
 	u64 vram;
-	/** @mm: sliced pools: the slices, in bytes */
+	/** @mm: sliced pools only: its slices and the holes between them, in bytes */
 	struct drm_mm mm;
-	/** @live: allocations in the page */
+	/** @live: how many allocations the page holds now */
 	u32 live;
-	/** @alloc: single-allocation pages: the allocation, NULL when free */
+	/** @alloc: single-allocation pages: the allocation it holds, NULL while free */
 	struct vrampool_alloc *alloc;
-	/** @free_link: single-allocation pages: on &vrampool_pool.free_pages when free */
+	/**
+	 * @free_link: single-allocation pages: its place on
+	 * &vrampool_pool.free_pages while free, else empty
+	 */
 	struct list_head free_link;
 };
 
@@ -73,13 +83,13 @@ struct vrampool_alloc {
 	struct vrampool_pool *pool;
 	/** @ppage: its page; NULL for a zero-size slice, which needs none */
 	struct vrampool_pool_page *ppage;
-	/** @node: sliced pools: its slice in @ppage */
+	/** @node: sliced pools only: its slice of @ppage */
 	struct drm_mm_node node;
 	/** @offset: its offset in @ppage */
 	u64 offset;
 	/** @size: bytes requested */
 	u64 size;
-	/** @padding: alignment padding after it */
+	/** @padding: the alignment padding after it, part of its slice or page */
 	u64 padding;
 };
 
@@ -111,58 +121,57 @@ struct vrampool_pool_stats {
  * All of it is protected by the owning client's lock.
  */
 struct vrampool_pool {
-	/** @config: the resolved pool (type DRM_VRAMPOOL_POOL_PERSISTENT at 255) */
+	/**
+	 * @config: the resolved pool entry; the persistent pool (index 255)
+	 * has type %DRM_VRAMPOOL_POOL_PERSISTENT and every other field 0
+	 */
 	struct drm_vrampool_pool_entry config;
+	/** @ops: the operations of its type */
+	const struct vrampool_pool_ops *ops;
 	/** @index: position in the layout, or DRM_VRAMPOOL_PERSISTENT_POOL */
 	u32 index;
-	/** @max_pages: capped sliced pools: the most pages, else 0 */
+	/**
+	 * @max_pages: capped sliced pools: the most pages they may hold
+	 * (max_pool_size / page_size); 0 for every other pool
+	 */
 	u32 max_pages;
-	/** @alignment: the device alignment */
+	/** @alignment: the device alignment, a power of two */
 	u64 alignment;
 	/** @backing: where pages get memory */
 	const struct vrampool_backing *backing;
 	/** @pages: the pages, by index */
 	struct xarray pages;
-	/** @free_pages: single-allocation pages that are free, by index */
+	/** @free_pages: the free single-allocation pages, in index order */
 	struct list_head free_pages;
-	/** @avg: exclusive pools: running average request, 16 fractional bits */
+	/**
+	 * @avg: exclusive pools only: the running average request size in
+	 * bytes, fixed point with 16 fractional bits
+	 */
 	u64 avg;
-	/** @last_check: exclusive pools: allocation count at the last idle check */
+	/**
+	 * @last_check: exclusive pools only: the client's allocation count at
+	 * the last idle check
+	 */
 	u64 last_check;
-	/** @sizes: persistent pool: number of buffers of each size */
+	/**
+	 * @sizes: persistent pool only: how many buffers, free or not, it holds
+	 * of each size (the key)
+	 */
 	struct xarray sizes;
 	/** @stats: usage */
 	struct vrampool_pool_stats stats;
 };
-
-/* An internal result of vrampool_pool_alloc(): capped and full. */
-#define VRAMPOOL_POOL_FULL	EXFULL
 
 struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry *config,
 					   u32 index, u64 alignment,
 					   const struct vrampool_backing *backing);
 void vrampool_pool_destroy(struct vrampool_pool *pool);
 bool vrampool_pool_accepts(const struct vrampool_pool *pool, u64 size);
-int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a);
+int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
+			bool *full);
 void vrampool_pool_free(struct vrampool_alloc *a);
 void vrampool_pool_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
 bool vrampool_pool_has_size(struct vrampool_pool *pool, u64 size);
 u64 vrampool_pool_capacity(const struct vrampool_pool *pool);
-
-/* Shared by the pool types (vrampool_pool*.c) only. */
-struct vrampool_pool_page *vrampool_page_new(struct vrampool_pool *pool, u64 size);
-void vrampool_page_release(struct vrampool_pool_page *ppage);
-void vrampool_pool_account(struct vrampool_pool *pool, struct vrampool_alloc *a, bool add);
-bool vrampool_align(u64 size, u64 alignment, u64 *out);
-void vrampool_free_page_put(struct vrampool_pool_page *ppage);
-
-int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a);
-void vrampool_sliced_free(struct vrampool_alloc *a);
-void vrampool_sliced_cleanup(struct vrampool_pool *pool);
-int vrampool_exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a);
-void vrampool_exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
-int vrampool_buffers_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a);
-void vrampool_buffers_cleanup(struct vrampool_pool *pool);
-void vrampool_single_free(struct vrampool_alloc *a);
 
 #endif /* _VRAMPOOL_POOL_H_ */

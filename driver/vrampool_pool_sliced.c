@@ -11,7 +11,46 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
-#include "vrampool_pool.h"
+#include "vrampool_pool_internal.h"
+
+/*
+ * The near-page rule: an uncapped pool also takes a request above 80% of a
+ * page, and gives it a whole page. Above 80% is size > page * 4 / 5, that is
+ * (page - size) * 5 < page: the request leaves less than a fifth of the page
+ * unused.
+ */
+#define NEAR_PAGE_FIFTHS	5
+
+/*
+ * Whether @size <= @page is above 80% of @page, exactly as the unbounded
+ * integer (page - size) * 5 < page says, for every u64 @page and @size.
+ * When the product does not fit in 64 bits (check_mul_overflow()), it is at
+ * least 2^64, above any u64 page: no. Otherwise @scaled is the exact product
+ * and the comparison is the rule itself.
+ */
+static bool sliced_near_page(u64 page, u64 size)
+{
+	u64 scaled;
+
+	if (check_mul_overflow(page - size, (u64)NEAR_PAGE_FIFTHS, &scaled))
+		return false;
+	return scaled < page;
+}
+
+static void sliced_init(struct vrampool_pool *pool)
+{
+	if (pool->config.flags & DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE)
+		pool->max_pages = pool->config.max_pool_size / pool->config.page_size;
+}
+
+static bool sliced_accepts(const struct vrampool_pool *pool, u64 size)
+{
+	u64 page = pool->config.page_size;
+
+	if (size <= min(pool->config.max_slice_size, page))
+		return true;
+	return !pool->max_pages && size <= page && sliced_near_page(page, size);
+}
 
 static bool sliced_insert(struct vrampool_pool_page *ppage, u64 eff, struct vrampool_alloc *a)
 {
@@ -25,25 +64,19 @@ static bool sliced_insert(struct vrampool_pool_page *ppage, u64 eff, struct vram
 	return true;
 }
 
-/**
- * vrampool_sliced_alloc() - serve a size from a sliced pool
- * @pool: the pool, which accepts @size
- * @size: the size
- * @a: the allocation
- *
- * A zero-size request takes no space and no page.
- *
- * Return: 0; -VRAMPOOL_POOL_FULL when the pool is capped and full; or a
- * negative errno from vrampool_page_new().
+/*
+ * A zero-size request takes no space and no page. Otherwise the first page
+ * with a hole that fits, else a new page unless the pool is capped and full.
  */
-int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a)
+static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
+			bool *full)
 {
 	struct vrampool_pool_page *ppage;
 	unsigned long index;
 	u64 eff;
 
 	/* Accepted sizes are at most the page size, a multiple of the alignment. */
-	vrampool_align(size, pool->alignment, &eff);
+	vrampool_pool_effective_size(pool, size, &eff);
 	a->padding = eff - size;
 	if (!eff)
 		return 0;
@@ -53,10 +86,12 @@ int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_
 			return 0;
 	}
 
-	if (pool->max_pages && pool->stats.pages >= pool->max_pages)
-		return -VRAMPOOL_POOL_FULL;
+	if (pool->max_pages && pool->stats.pages >= pool->max_pages) {
+		*full = true;
+		return -ENOSPC;
+	}
 
-	ppage = vrampool_page_new(pool, pool->config.page_size);
+	ppage = vrampool_pool_page_new(pool, pool->config.page_size);
 	if (IS_ERR(ppage))
 		return PTR_ERR(ppage);
 
@@ -64,11 +99,7 @@ int vrampool_sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_
 	return 0;
 }
 
-/**
- * vrampool_sliced_free() - give a slice back to its page
- * @a: the allocation
- */
-void vrampool_sliced_free(struct vrampool_alloc *a)
+static void sliced_free(struct vrampool_alloc *a)
 {
 	if (!a->ppage)
 		return;
@@ -77,17 +108,44 @@ void vrampool_sliced_free(struct vrampool_alloc *a)
 	a->ppage->live--;
 }
 
-/**
- * vrampool_sliced_cleanup() - release every page with no live slice
- * @pool: the pool
- */
-void vrampool_sliced_cleanup(struct vrampool_pool *pool)
+/* Sliced pools keep their pages until an explicit cleanup. */
+static void sliced_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr)
 {
 	struct vrampool_pool_page *ppage;
 	unsigned long index;
 
+	if (!explicit)
+		return;
+
 	xa_for_each(&pool->pages, index, ppage) {
 		if (!ppage->live)
-			vrampool_page_release(ppage);
+			vrampool_pool_page_release(ppage);
 	}
 }
+
+static u64 sliced_capacity(const struct vrampool_pool *pool)
+{
+	return (u64)pool->max_pages * pool->config.page_size;
+}
+
+static int sliced_page_init(struct vrampool_pool_page *ppage)
+{
+	drm_mm_init(&ppage->mm, 0, ppage->size);
+	return 0;
+}
+
+static void sliced_page_fini(struct vrampool_pool_page *ppage)
+{
+	drm_mm_takedown(&ppage->mm);
+}
+
+const struct vrampool_pool_ops vrampool_pool_sliced_ops = {
+	.init = sliced_init,
+	.accepts = sliced_accepts,
+	.alloc = sliced_alloc,
+	.free = sliced_free,
+	.cleanup = sliced_cleanup,
+	.capacity = sliced_capacity,
+	.page_init = sliced_page_init,
+	.page_fini = sliced_page_fini,
+};

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vrampool: exclusive pools.
+ *
+ * One allocation per page. A new page is sized max(running average, size),
+ * so that pages fit the requests that usually come; a free page is reused by
+ * any request it fits. Free pages age by idle checks, every
+ * dealloc_period / IDLE_CHECKS_PER_PERIOD allocations of the client, and a
+ * page that reaches IDLE_CHECKS_TO_RELEASE is released; each reuse makes a
+ * page younger.
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#include "vrampool_pool_internal.h"
+
+/*
+ * The running average is fixed point (no FPU in the kernel), with
+ * AVG_FRAC_BITS fractional bits. Requests count as at most AVG_MAX_INPUT
+ * bytes, so the shifted value always fits in 64 bits.
+ */
+#define AVG_FRAC_BITS		16
+#define AVG_MAX_INPUT		BIT_ULL(47)
+/* Each request moves the average 1/AVG_STEP_DIVISOR (1%) of the way to it. */
+#define AVG_STEP_DIVISOR	100
+
+/* An idle check comes every dealloc_period / IDLE_CHECKS_PER_PERIOD allocations. */
+#define IDLE_CHECKS_PER_PERIOD	5
+/* The idle count at which a free page is released. */
+#define IDLE_CHECKS_TO_RELEASE	5
+/*
+ * The idle count of a new page: one idle check short of release, so that a
+ * page used once goes at the first check that finds it free. Each reuse
+ * takes one off, down to 0, and earns the page one more check.
+ */
+#define NEW_PAGE_IDLE_COUNT	4
+
+/* The average starts at half the largest size the pool serves. */
+static void exclusive_init(struct vrampool_pool *pool)
+{
+	pool->avg = min(pool->config.max_alloc_size / 2, AVG_MAX_INPUT) << AVG_FRAC_BITS;
+}
+
+static bool exclusive_accepts(const struct vrampool_pool *pool, u64 size)
+{
+	return size <= pool->config.max_alloc_size;
+}
+
+static void exclusive_average(struct vrampool_pool *pool, u64 size)
+{
+	u64 s = min(size, AVG_MAX_INPUT) << AVG_FRAC_BITS;
+
+	if (s >= pool->avg)
+		pool->avg += (s - pool->avg) / AVG_STEP_DIVISOR;
+	else
+		pool->avg -= (pool->avg - s) / AVG_STEP_DIVISOR;
+}
+
+/*
+ * Reuses the free page that fits with the lowest idle count (the lowest
+ * index on a tie); else makes a page of max(running average, size).
+ */
+static int exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
+			   bool *full)
+{
+	struct vrampool_pool_page *ppage, *best = NULL;
+	u64 eff, page_size;
+
+	exclusive_average(pool, size);
+	/* Accepted sizes are at most max_alloc_size, which is aligned. */
+	vrampool_pool_effective_size(pool, size, &eff);
+
+	list_for_each_entry(ppage, &pool->free_pages, free_link) {
+		if (ppage->size >= size && (!best || ppage->free_count < best->free_count))
+			best = ppage;
+	}
+
+	if (best) {
+		if (best->free_count)
+			best->free_count--;
+		ppage = best;
+	} else {
+		/* Both are at most max_alloc_size, which is aligned. */
+		vrampool_pool_effective_size(pool, max(pool->avg >> AVG_FRAC_BITS, size),
+					     &page_size);
+		ppage = vrampool_pool_page_new(pool, page_size);
+		if (IS_ERR(ppage))
+			return PTR_ERR(ppage);
+		ppage->free_count = NEW_PAGE_IDLE_COUNT;
+	}
+
+	vrampool_pool_page_take(ppage, a, eff);
+	return 0;
+}
+
+/*
+ * The periodic pass runs only with a dealloc period, once per interval of
+ * the client's allocation count: each free page is seen idle once more, and
+ * released at IDLE_CHECKS_TO_RELEASE. An explicit cleanup releases every
+ * free page.
+ */
+static void exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr)
+{
+	struct vrampool_pool_page *ppage, *next;
+	u64 interval;
+
+	if (!explicit) {
+		if (!(pool->config.flags & DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD))
+			return;
+		interval = pool->config.dealloc_period / IDLE_CHECKS_PER_PERIOD;
+		if (alloc_nr - pool->last_check < interval)
+			return;
+	}
+	pool->last_check = alloc_nr;
+
+	list_for_each_entry_safe(ppage, next, &pool->free_pages, free_link) {
+		ppage->free_count++;
+		if (explicit || ppage->free_count >= IDLE_CHECKS_TO_RELEASE)
+			vrampool_pool_page_release(ppage);
+	}
+}
+
+const struct vrampool_pool_ops vrampool_pool_exclusive_ops = {
+	.init = exclusive_init,
+	.accepts = exclusive_accepts,
+	.alloc = exclusive_alloc,
+	.free = vrampool_pool_page_put_back,
+	.cleanup = exclusive_cleanup,
+};

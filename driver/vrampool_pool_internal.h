@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the pool types share, for vrampool_pool*.c only: the operations each
+ * type implements, and the page helpers they build them from.
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#ifndef _VRAMPOOL_POOL_INTERNAL_H_
+#define _VRAMPOOL_POOL_INTERNAL_H_
+
+#include <linux/math.h>
+#include <linux/overflow.h>
+
+#include "vrampool_pool.h"
+
+/**
+ * struct vrampool_pool_ops - what makes one pool type
+ *
+ * vrampool_pool.c calls these for every pool of the type; the optional ones
+ * may be NULL. All run under the owning client's lock.
+ */
+struct vrampool_pool_ops {
+	/**
+	 * @init: optional: set up the type's fields of a new pool, whose
+	 * config, index, alignment and backing are set
+	 */
+	void (*init)(struct vrampool_pool *pool);
+	/** @accepts: whether the pool may serve @size (it may still be full) */
+	bool (*accepts)(const struct vrampool_pool *pool, u64 size);
+	/**
+	 * @alloc: place @a (its pool and size set) for an accepted @size:
+	 * 0, or a negative errno; set *@full (false on entry) when a capped
+	 * pool is full
+	 */
+	int (*alloc)(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
+		     bool *full);
+	/** @free: take @a out of its page; its accounting is already undone */
+	void (*free)(struct vrampool_alloc *a);
+	/**
+	 * @cleanup: give free pages back: all of them when @explicit, else
+	 * the periodic pass at the client's allocation count @alloc_nr
+	 */
+	void (*cleanup)(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
+	/** @capacity: optional: bytes a capped pool may hold; NULL: never capped */
+	u64 (*capacity)(const struct vrampool_pool *pool);
+	/**
+	 * @page_init: optional: set up the type's part of a new page, its
+	 * size set, before it is backed: 0 or -ENOMEM
+	 */
+	int (*page_init)(struct vrampool_pool_page *ppage);
+	/**
+	 * @page_fini: optional: undo @page_init, when the page is released
+	 * or its backing failed
+	 */
+	void (*page_fini)(struct vrampool_pool_page *ppage);
+};
+
+extern const struct vrampool_pool_ops vrampool_pool_sliced_ops;
+extern const struct vrampool_pool_ops vrampool_pool_exclusive_ops;
+extern const struct vrampool_pool_ops vrampool_pool_direct_ops;
+extern const struct vrampool_pool_ops vrampool_pool_persistent_ops;
+
+/**
+ * vrampool_pool_effective_size() - a size rounded up to the device alignment
+ * @pool: the pool, whose alignment is a power of two
+ * @size: the requested size
+ * @eff: the rounded size: @size plus its padding
+ *
+ * Return: false, and @eff untouched, if rounding passes U64_MAX.
+ */
+static inline bool vrampool_pool_effective_size(const struct vrampool_pool *pool, u64 size,
+						u64 *eff)
+{
+	u64 last;
+
+	if (check_add_overflow(size, pool->alignment - 1, &last))
+		return false;
+	*eff = round_down(last, pool->alignment);
+	return true;
+}
+
+struct vrampool_pool_page *vrampool_pool_page_new(struct vrampool_pool *pool, u64 size);
+void vrampool_pool_page_release(struct vrampool_pool_page *ppage);
+
+/* Pages that hold one allocation each: exclusive, direct and persistent pools. */
+void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_alloc *a,
+			     u64 eff);
+void vrampool_pool_page_put_back(struct vrampool_alloc *a);
+struct vrampool_pool_page *vrampool_pool_page_find_free(struct vrampool_pool *pool, u64 size);
+void vrampool_pool_release_free_pages(struct vrampool_pool *pool);
+
+/* Buffer pools: the direct pools and the persistent pool. */
+bool vrampool_pool_buffer_accepts(const struct vrampool_pool *pool, u64 size);
+int vrampool_pool_buffer_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
+			       bool *full);
+void vrampool_pool_buffer_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
+
+#endif /* _VRAMPOOL_POOL_INTERNAL_H_ */
