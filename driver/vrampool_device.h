@@ -9,10 +9,16 @@
 #include "vrampool_device_types.h"
 
 struct device;
+struct drm_driver;
+struct iosys_map;
 
-int vrampool_props_check(struct device *dev, const struct vrampool_device_props *props);
-int vrampool_device_init(struct vrampool_device *vdev, enum vrampool_vram_backend backend,
-			 const struct vrampool_device_props *props);
+int vrampool_device_props_init(struct device *dev, u64 vram_size,
+			       struct vrampool_device_props *props);
+struct vrampool_device *
+vrampool_device_create(struct device *parent, const struct drm_driver *driver,
+		       enum vrampool_vram_backend backend,
+		       const struct vrampool_device_props *props,
+		       const struct iosys_map *vram, resource_size_t bus_base);
 void vrampool_device_fini(struct vrampool_device *vdev);
 u64 vrampool_vram_in_use(struct vrampool_device *vdev);
 

@@ -6,8 +6,6 @@
 #ifndef _VRAMPOOL_DRV_H_
 #define _VRAMPOOL_DRV_H_
 
-#include <linux/sizes.h>
-
 #include <drm/drm_print.h>
 
 #include "vrampool_device_types.h"
@@ -17,9 +15,6 @@
 #define DRIVER_DATE	"20261129"
 #define DRIVER_MAJOR	1
 #define DRIVER_MINOR	0
-
-/* Smallest VRAM a device may have. */
-#define VRAMPOOL_MIN_VRAM_SIZE	((u64)SZ_1M)
 
 extern const struct drm_driver vrampool_drm_driver;
 
@@ -36,7 +31,5 @@ static inline struct vrampool_device *to_vrampool_device(struct drm_device *drm)
 #define vrampool_ioctl_check(vdev, cond) \
 	((cond) && (drm_dbg(&(vdev)->drm, "ioctl check failed at %s:%d: %s\n", \
 			    __FILE__, __LINE__, #cond), 1))
-
-void vrampool_module_props(u64 vram_size, struct vrampool_device_props *props);
 
 #endif /* _VRAMPOOL_DRV_H_ */
