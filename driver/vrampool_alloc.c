@@ -13,8 +13,9 @@
 #include <drm/vrampool_accel.h>
 
 #include "vrampool_client.h"
-#include "vrampool_drv.h"
+#include "vrampool_device.h"
 #include "vrampool_ioctl.h"
+#include "vrampool_macros.h"
 
 static bool wants_persistent(struct vrampool_client *client, u64 size, u32 flags)
 {

@@ -14,7 +14,7 @@
 
 #include "vrampool_bo.h"
 #include "vrampool_client.h"
-#include "vrampool_drv.h"
+#include "vrampool_device.h"
 #include "vrampool_sysfs.h"
 
 static struct vrampool_client *backing_to_client(const struct vrampool_backing *backing)

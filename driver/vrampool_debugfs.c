@@ -19,7 +19,7 @@
 #include "vrampool_bo.h"
 #include "vrampool_client.h"
 #include "vrampool_debugfs.h"
-#include "vrampool_drv.h"
+#include "vrampool_device_types.h"
 
 /**
  * DOC: debugfs test buffers

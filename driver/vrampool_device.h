@@ -6,11 +6,20 @@
 #ifndef _VRAMPOOL_DEVICE_H_
 #define _VRAMPOOL_DEVICE_H_
 
+#include <linux/container_of.h>
+#include <linux/types.h>
+
 #include "vrampool_device_types.h"
 
 struct device;
+struct drm_device;
 struct drm_driver;
 struct iosys_map;
+
+static inline struct vrampool_device *to_vrampool_device(struct drm_device *drm)
+{
+	return container_of(drm, struct vrampool_device, drm);
+}
 
 int vrampool_device_props_init(struct device *dev, u64 vram_size,
 			       struct vrampool_device_props *props);

@@ -11,8 +11,8 @@
 #include <drm/vrampool_accel.h>
 
 #include "vrampool_device.h"
-#include "vrampool_drv.h"
 #include "vrampool_ioctl.h"
+#include "vrampool_macros.h"
 
 static int vrampool_param_value(struct vrampool_device *vdev, u32 param, u64 *value)
 {

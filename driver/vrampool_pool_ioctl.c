@@ -20,9 +20,10 @@
 #include <drm/vrampool_accel.h>
 
 #include "vrampool_client.h"
-#include "vrampool_drv.h"
+#include "vrampool_device.h"
 #include "vrampool_ioctl.h"
 #include "vrampool_layout.h"
+#include "vrampool_macros.h"
 #include "vrampool_sysfs.h"
 
 static int install_refuse(struct vrampool_device *vdev,

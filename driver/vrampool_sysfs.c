@@ -27,7 +27,6 @@
 
 #include "vrampool_client.h"
 #include "vrampool_device.h"
-#include "vrampool_drv.h"
 #include "vrampool_sysfs.h"
 
 /* ---- <device>/vrampool/ ---------------------------------------------- */

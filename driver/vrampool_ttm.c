@@ -19,7 +19,7 @@
 #include <drm/ttm/ttm_placement.h>
 #include <drm/ttm/ttm_tt.h>
 
-#include "vrampool_drv.h"
+#include "vrampool_device.h"
 #include "vrampool_ttm.h"
 #include "vrampool_vram_mgr.h"
 

@@ -14,7 +14,7 @@
 #include <drm/ttm/ttm_placement.h>
 
 #include "vrampool_bo.h"
-#include "vrampool_drv.h"
+#include "vrampool_device.h"
 #include "vrampool_vram_mgr.h"
 
 struct vrampool_vram_node {
