@@ -12,10 +12,12 @@
 
 #include <drm/vrampool_accel.h>
 
+#include "vrampool_alloc.h"
 #include "vrampool_client.h"
 #include "vrampool_device.h"
-#include "vrampool_ioctl.h"
 #include "vrampool_macros.h"
+#include "vrampool_pool.h"
+#include "vrampool_pool_set.h"
 
 static bool wants_persistent(struct vrampool_client *client, u64 size, u32 flags)
 {

@@ -16,20 +16,10 @@
 
 struct drm_device;
 struct drm_file;
+struct drm_printer;
 struct vrampool_client_sysfs;
 struct vrampool_device;
-
-/**
- * struct vrampool_pool_set - a client's dynamic pools, in routing order
- *
- * Replaced whole by an install.
- */
-struct vrampool_pool_set {
-	/** @count: number of dynamic pools */
-	u32 count;
-	/** @pools: the pools */
-	struct vrampool_pool *pools[] __counted_by(count);
-};
+struct vrampool_pool_set;
 
 /**
  * struct vrampool_client - what one open file owns
@@ -68,14 +58,13 @@ struct vrampool_client {
 	struct list_head link;
 };
 
-struct vrampool_pool_set *
-vrampool_pool_set_create(struct vrampool_client *client,
-			 const struct drm_vrampool_pool_entry *pools, u32 count);
-void vrampool_pool_set_destroy(struct vrampool_pool_set *set);
 int vrampool_client_open(struct drm_device *drm, struct drm_file *file);
 void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file);
+void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 void vrampool_client_cleanup(struct vrampool_client *client);
-u64 vrampool_client_dynamic_allocations(struct vrampool_client *client, u64 *bytes);
 u64 vrampool_client_vram(struct vrampool_client *client);
+
+int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int vrampool_pool_query_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 
 #endif /* _VRAMPOOL_CLIENT_H_ */

@@ -20,6 +20,7 @@
 #include "vrampool_client.h"
 #include "vrampool_debugfs.h"
 #include "vrampool_device_types.h"
+#include "vrampool_pool_set.h"
 
 /**
  * DOC: debugfs test buffers

@@ -4,7 +4,8 @@
  *
  * A backend (vrampool_emul.c, vrampool_pci.c) finds a device, maps its
  * VRAM and calls vrampool_device_create(), which sets up TTM, sysfs and
- * debugfs and registers the accel node.
+ * debugfs and registers the accel node. GET_PARAM, which reads the
+ * device's properties, is here too.
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -17,13 +18,17 @@
 #include <linux/vmalloc.h>
 
 #include <drm/drm_drv.h>
+#include <drm/drm_file.h>
 #include <drm/drm_managed.h>
 #include <drm/ttm/ttm_placement.h>
 #include <drm/ttm/ttm_resource.h>
 
+#include <drm/vrampool_accel.h>
+
 #include "vrampool_debugfs.h"
 #include "vrampool_device.h"
 #include "vrampool_layout.h"
+#include "vrampool_macros.h"
 #include "vrampool_modparams.h"
 #include "vrampool_sysfs.h"
 #include "vrampool_ttm.h"
@@ -215,4 +220,61 @@ void vrampool_device_fini(struct vrampool_device *vdev)
 u64 vrampool_vram_in_use(struct vrampool_device *vdev)
 {
 	return ttm_resource_manager_usage(ttm_manager_type(&vdev->bdev, TTM_PL_VRAM));
+}
+
+static int param_value(struct vrampool_device *vdev, u32 param, u64 *value)
+{
+	switch (param) {
+	case DRM_VRAMPOOL_PARAM_VRAM_SIZE:
+		*value = vdev->props.vram_size;
+		return 0;
+	case DRM_VRAMPOOL_PARAM_VRAM_IN_USE:
+		*value = vrampool_vram_in_use(vdev);
+		return 0;
+	case DRM_VRAMPOOL_PARAM_ALIGNMENT:
+		*value = vdev->props.alignment;
+		return 0;
+	case DRM_VRAMPOOL_PARAM_MAX_PAGE_SIZE:
+		*value = vdev->props.max_page_size;
+		return 0;
+	case DRM_VRAMPOOL_PARAM_EXCLUSIVE_MEMORY_ONLY:
+		*value = vdev->props.exclusive_memory_only;
+		return 0;
+	case DRM_VRAMPOOL_PARAM_MAX_DYNAMIC_POOLS:
+		*value = DRM_VRAMPOOL_MAX_DYNAMIC_POOLS;
+		return 0;
+	case DRM_VRAMPOOL_PARAM_PERSISTENT_POOL:
+		*value = DRM_VRAMPOOL_PERSISTENT_POOL;
+		return 0;
+	case DRM_VRAMPOOL_PARAM_ABI_VERSION:
+		*value = DRM_VRAMPOOL_ABI_VERSION;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/**
+ * vrampool_get_param_ioctl() - DRM_IOCTL_VRAMPOOL_GET_PARAM
+ * @drm: the device
+ * @data: a &struct drm_vrampool_get_param
+ * @file: the client
+ *
+ * Return: 0, or -EINVAL for an unknown parameter or non-zero must-be-zero
+ * fields.
+ */
+int vrampool_get_param_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct vrampool_device *vdev = to_vrampool_device(drm);
+	struct drm_vrampool_get_param *args = data;
+	int ret;
+
+	if (vrampool_ioctl_check(vdev, args->pad || args->reserved))
+		return -EINVAL;
+
+	ret = param_value(vdev, args->param, &args->value);
+	if (vrampool_ioctl_check(vdev, ret))
+		return ret;
+
+	return 0;
 }

@@ -14,6 +14,7 @@
 struct device;
 struct drm_device;
 struct drm_driver;
+struct drm_file;
 struct iosys_map;
 
 static inline struct vrampool_device *to_vrampool_device(struct drm_device *drm)
@@ -30,5 +31,7 @@ vrampool_device_create(struct device *parent, const struct drm_driver *driver,
 		       const struct iosys_map *vram, resource_size_t bus_base);
 void vrampool_device_fini(struct vrampool_device *vdev);
 u64 vrampool_vram_in_use(struct vrampool_device *vdev);
+
+int vrampool_get_param_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 
 #endif /* _VRAMPOOL_DEVICE_H_ */

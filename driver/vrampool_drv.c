@@ -2,6 +2,9 @@
 /*
  * vrampool: the DRM driver: its ioctl table, file operations and identity.
  *
+ * Each ioctl handler lives with the object it acts on and is declared in
+ * that object's header.
+ *
  * Copyright (C) 2026 The vrampool authors
  */
 
@@ -15,9 +18,10 @@
 
 #include <drm/vrampool_accel.h>
 
+#include "vrampool_alloc.h"
 #include "vrampool_client.h"
+#include "vrampool_device.h"
 #include "vrampool_drv.h"
-#include "vrampool_ioctl.h"
 
 static const struct drm_ioctl_desc vrampool_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VRAMPOOL_GET_PARAM, vrampool_get_param_ioctl, 0),
@@ -35,24 +39,11 @@ static const struct file_operations vrampool_fops = {
 	.show_fdinfo = drm_show_fdinfo,
 };
 
-/* fdinfo (drm-usage-stats): the VRAM the client's pools hold. */
-static void vrampool_show_fdinfo(struct drm_printer *p, struct drm_file *file)
-{
-	struct vrampool_client *client = file->driver_priv;
-	struct drm_memory_stats stats = {};
-
-	mutex_lock(&client->lock);
-	stats.private = vrampool_client_vram(client);
-	mutex_unlock(&client->lock);
-	stats.resident = stats.private;
-	drm_print_memory_stats(p, &stats, DRM_GEM_OBJECT_RESIDENT, "vram");
-}
-
 const struct drm_driver vrampool_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_COMPUTE_ACCEL,
 	.open = vrampool_client_open,
 	.postclose = vrampool_client_postclose,
-	.show_fdinfo = vrampool_show_fdinfo,
+	.show_fdinfo = vrampool_client_show_fdinfo,
 	.ioctls = vrampool_ioctls,
 	.num_ioctls = ARRAY_SIZE(vrampool_ioctls),
 	.fops = &vrampool_fops,

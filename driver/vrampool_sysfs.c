@@ -27,6 +27,7 @@
 
 #include "vrampool_client.h"
 #include "vrampool_device.h"
+#include "vrampool_pool_set.h"
 #include "vrampool_sysfs.h"
 
 /* ---- <device>/vrampool/ ---------------------------------------------- */
