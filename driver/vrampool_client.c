@@ -77,13 +77,8 @@ static void client_release(const struct vrampool_backing *backing, struct vrampo
 	ppage->bo = NULL;
 }
 
-/**
- * vrampool_client_vram() - VRAM held by a client's pools
- * @client: the client, locked
- *
- * Return: bytes of VRAM its pages hold.
- */
-u64 vrampool_client_vram(struct vrampool_client *client)
+/* VRAM held by the client's pools; the client is locked. */
+static u64 client_vram(struct vrampool_client *client)
 {
 	lockdep_assert_held(&client->lock);
 	return client->persistent->stats.vram + vrampool_pool_set_vram(client->pool_set);
@@ -211,7 +206,7 @@ void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	struct drm_memory_stats stats = {};
 
 	scoped_guard(mutex, &client->lock)
-		stats.private = vrampool_client_vram(client);
+		stats.private = client_vram(client);
 	stats.resident = stats.private;
 	drm_print_memory_stats(p, &stats, DRM_GEM_OBJECT_RESIDENT, "vram");
 }
@@ -491,7 +486,7 @@ static int query_fill(struct vrampool_device *vdev, struct vrampool_client *clie
 	size = (set->count + 1) * sizeof(*status);
 	args->generation = client->generation;
 	args->num_pools = set->count;
-	args->vram_in_use = vrampool_client_vram(client);
+	args->vram_in_use = client_vram(client);
 	args->persistent_mode = client->persistent_mode;
 	if (args->size != size) {
 		if (vrampool_ioctl_check(vdev, args->size))

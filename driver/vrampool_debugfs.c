@@ -17,7 +17,7 @@
 #include <drm/ttm/ttm_resource.h>
 
 #include "vrampool_bo.h"
-#include "vrampool_client.h"
+#include "vrampool_client_types.h"
 #include "vrampool_debugfs.h"
 #include "vrampool_device_types.h"
 #include "vrampool_pool_set.h"

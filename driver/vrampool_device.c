@@ -20,8 +20,6 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
-#include <drm/ttm/ttm_placement.h>
-#include <drm/ttm/ttm_resource.h>
 
 #include <drm/vrampool_accel.h>
 
@@ -32,6 +30,7 @@
 #include "vrampool_modparams.h"
 #include "vrampool_sysfs.h"
 #include "vrampool_ttm.h"
+#include "vrampool_vram_mgr.h"
 
 /* Smallest VRAM a device may have. */
 #define VRAMPOOL_MIN_VRAM_SIZE	((u64)SZ_1M)
@@ -211,17 +210,6 @@ void vrampool_device_fini(struct vrampool_device *vdev)
 	drm_dev_unplug(&vdev->drm);
 }
 
-/**
- * vrampool_vram_in_use() - VRAM held by buffer objects
- * @vdev: the device
- *
- * Return: bytes of VRAM allocated to buffer objects now.
- */
-u64 vrampool_vram_in_use(struct vrampool_device *vdev)
-{
-	return ttm_resource_manager_usage(ttm_manager_type(&vdev->bdev, TTM_PL_VRAM));
-}
-
 static int param_value(struct vrampool_device *vdev, u32 param, u64 *value)
 {
 	switch (param) {
@@ -229,7 +217,7 @@ static int param_value(struct vrampool_device *vdev, u32 param, u64 *value)
 		*value = vdev->props.vram_size;
 		return 0;
 	case DRM_VRAMPOOL_PARAM_VRAM_IN_USE:
-		*value = vrampool_vram_in_use(vdev);
+		*value = vrampool_vram_mgr_in_use(&vdev->vram_mgr);
 		return 0;
 	case DRM_VRAMPOOL_PARAM_ALIGNMENT:
 		*value = vdev->props.alignment;

@@ -30,7 +30,6 @@ vrampool_device_create(struct device *parent, const struct drm_driver *driver,
 		       const struct vrampool_device_props *props,
 		       const struct iosys_map *vram, resource_size_t bus_base);
 void vrampool_device_fini(struct vrampool_device *vdev);
-u64 vrampool_vram_in_use(struct vrampool_device *vdev);
 
 int vrampool_get_param_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 

@@ -9,6 +9,10 @@
  * lock, and folders are added before and removed after that lock is held,
  * never under it (removal waits for running show()s).
  *
+ * The client drives its folders (vrampool_client.c calls in here); this
+ * file reads the client's members under its lock and never calls back into
+ * vrampool_client.c.
+ *
  * A pools/<index>/ folder stands for a position in the layout, not for one
  * pool object: an install that keeps the index keeps the folder, whose
  * files then show the new pool. Fields a pool type does not have, and
@@ -18,6 +22,7 @@
  */
 
 #include <linux/device.h>
+#include <linux/kobject.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -25,10 +30,30 @@
 
 #include <drm/drm_file.h>
 
-#include "vrampool_client.h"
-#include "vrampool_device.h"
+#include "vrampool_client_types.h"
+#include "vrampool_device_types.h"
+#include "vrampool_pool.h"
 #include "vrampool_pool_set.h"
 #include "vrampool_sysfs.h"
+#include "vrampool_vram_mgr.h"
+
+/**
+ * struct vrampool_client_sysfs - a client's folder, clients/<id>/
+ */
+struct vrampool_client_sysfs {
+	/** @kobj: clients/<id>/ */
+	struct kobject kobj;
+	/** @pools: clients/<id>/pools/ */
+	struct kobject *pools;
+	/** @slots: pools/<index>/ for each dynamic index shown, by index */
+	struct kobject **slots;
+	/** @nslots: how many @slots exist */
+	u32 nslots;
+	/** @persistent: pools/255/ */
+	struct kobject *persistent;
+	/** @client: the client */
+	struct vrampool_client *client;
+};
 
 /* ---- <device>/vrampool/ ---------------------------------------------- */
 
@@ -53,7 +78,7 @@ static ssize_t name##_show(struct kobject *kobj, struct kobj_attribute *attr,	\
 static struct kobj_attribute dev_attr_##name = __ATTR_RO(name)
 
 DEV_ATTR_U64(vram_size, vdev->props.vram_size);
-DEV_ATTR_U64(vram_in_use, vrampool_vram_in_use(vdev));
+DEV_ATTR_U64(vram_in_use, vrampool_vram_mgr_in_use(&vdev->vram_mgr));
 DEV_ATTR_U64(alignment, vdev->props.alignment);
 DEV_ATTR_U64(max_page_size, vdev->props.max_page_size);
 DEV_ATTR_U64(exclusive_memory_only, vdev->props.exclusive_memory_only);
@@ -169,6 +194,12 @@ static const char *const persistent_modes[] = {
 	[DRM_VRAMPOOL_PERSISTENT_ENFORCED] = "enforced",
 };
 
+/* The VRAM the client's pools hold, as fdinfo and POOL_QUERY report it. */
+static u64 client_vram(struct vrampool_client *client)
+{
+	return client->persistent->stats.vram + vrampool_pool_set_vram(client->pool_set);
+}
+
 static ssize_t client_value_show(struct kobject *kobj, char *buf, int which)
 {
 	struct vrampool_client *client = kobj_client(kobj);
@@ -183,7 +214,7 @@ static ssize_t client_value_show(struct kobject *kobj, char *buf, int which)
 		len = sysfs_emit(buf, "%s\n", persistent_modes[client->persistent_mode]);
 		break;
 	default:
-		len = sysfs_emit(buf, "%llu\n", vrampool_client_vram(client));
+		len = sysfs_emit(buf, "%llu\n", client_vram(client));
 	}
 	mutex_unlock(&client->lock);
 	return len;
