@@ -67,30 +67,32 @@ static struct vrampool_device *kobj_vdev(struct kobject *kobj)
 	return container_of(kobj, struct vrampool_dev_kobj, kobj)->vdev;
 }
 
-#define DEV_ATTR_U64(name, expr)						\
-static ssize_t name##_show(struct kobject *kobj, struct kobj_attribute *attr,	\
-			   char *buf)						\
+/* A read-only file of <device>/vrampool/: vdev_attr_<name>, showing @expr. */
+#define VDEV_ATTR_U64(name, expr)						\
+static ssize_t vdev_##name##_show(struct kobject *kobj,				\
+				  struct kobj_attribute *attr, char *buf)	\
 {										\
 	struct vrampool_device *vdev = kobj_vdev(kobj);				\
 										\
 	return sysfs_emit(buf, "%llu\n", (u64)(expr));				\
 }										\
-static struct kobj_attribute dev_attr_##name = __ATTR_RO(name)
+static struct kobj_attribute vdev_attr_##name =				\
+	__ATTR(name, 0444, vdev_##name##_show, NULL)
 
-DEV_ATTR_U64(vram_size, vdev->props.vram_size);
-DEV_ATTR_U64(vram_in_use, vrampool_vram_mgr_in_use(&vdev->vram_mgr));
-DEV_ATTR_U64(alignment, vdev->props.alignment);
-DEV_ATTR_U64(max_page_size, vdev->props.max_page_size);
-DEV_ATTR_U64(exclusive_memory_only, vdev->props.exclusive_memory_only);
-DEV_ATTR_U64(client_count, atomic_read(&vdev->client_count));
+VDEV_ATTR_U64(vram_size, vdev->props.vram_size);
+VDEV_ATTR_U64(vram_in_use, vrampool_vram_mgr_in_use(&vdev->vram_mgr));
+VDEV_ATTR_U64(alignment, vdev->props.alignment);
+VDEV_ATTR_U64(max_page_size, vdev->props.max_page_size);
+VDEV_ATTR_U64(exclusive_memory_only, vdev->props.exclusive_memory_only);
+VDEV_ATTR_U64(client_count, atomic_read(&vdev->client_count));
 
 static struct attribute *vrampool_dev_attrs[] = {
-	&dev_attr_vram_size.attr,
-	&dev_attr_vram_in_use.attr,
-	&dev_attr_alignment.attr,
-	&dev_attr_max_page_size.attr,
-	&dev_attr_exclusive_memory_only.attr,
-	&dev_attr_client_count.attr,
+	&vdev_attr_vram_size.attr,
+	&vdev_attr_vram_in_use.attr,
+	&vdev_attr_alignment.attr,
+	&vdev_attr_max_page_size.attr,
+	&vdev_attr_exclusive_memory_only.attr,
+	&vdev_attr_client_count.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(vrampool_dev);
@@ -162,7 +164,7 @@ static struct vrampool_client *kobj_client(struct kobject *kobj)
 	return container_of(kobj, struct vrampool_client_sysfs, kobj)->client;
 }
 
-static ssize_t pid_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+static ssize_t client_pid_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	struct drm_file *file = kobj_client(kobj)->file;
 	pid_t nr;
@@ -173,7 +175,7 @@ static ssize_t pid_show(struct kobject *kobj, struct kobj_attribute *attr, char 
 	return sysfs_emit(buf, "%d\n", nr);
 }
 
-static ssize_t comm_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+static ssize_t client_comm_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	struct drm_file *file = kobj_client(kobj)->file;
 	char comm[TASK_COMM_LEN] = "";
@@ -220,27 +222,32 @@ static ssize_t client_value_show(struct kobject *kobj, char *buf, int which)
 	return len;
 }
 
-static ssize_t generation_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+static ssize_t client_generation_show(struct kobject *kobj, struct kobj_attribute *attr,
+				      char *buf)
 {
 	return client_value_show(kobj, buf, 0);
 }
 
-static ssize_t persistent_mode_show(struct kobject *kobj, struct kobj_attribute *attr,
-				    char *buf)
+static ssize_t client_persistent_mode_show(struct kobject *kobj, struct kobj_attribute *attr,
+					   char *buf)
 {
 	return client_value_show(kobj, buf, 1);
 }
 
-static ssize_t vram_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+static ssize_t client_vram_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	return client_value_show(kobj, buf, 2);
 }
 
-static struct kobj_attribute client_attr_pid = __ATTR_RO(pid);
-static struct kobj_attribute client_attr_comm = __ATTR_RO(comm);
-static struct kobj_attribute client_attr_generation = __ATTR_RO(generation);
-static struct kobj_attribute client_attr_persistent_mode = __ATTR_RO(persistent_mode);
-static struct kobj_attribute client_attr_vram = __ATTR_RO(vram);
+#define CLIENT_ATTR(_name) \
+	static struct kobj_attribute client_attr_##_name = \
+		__ATTR(_name, 0444, client_##_name##_show, NULL)
+
+CLIENT_ATTR(pid);
+CLIENT_ATTR(comm);
+CLIENT_ATTR(generation);
+CLIENT_ATTR(persistent_mode);
+CLIENT_ATTR(vram);
 
 static struct attribute *vrampool_client_attrs[] = {
 	&client_attr_pid.attr,
