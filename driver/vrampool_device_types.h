@@ -84,8 +84,6 @@ struct vrampool_device {
 	struct mutex clients_lock;
 	/** @clients: open clients, for debugfs */
 	struct list_head clients;
-	/** @test_bo_size: size of the BOs made by the debugfs test interface */
-	u64 test_bo_size;
 };
 
 #endif /* _VRAMPOOL_DEVICE_TYPES_H_ */
