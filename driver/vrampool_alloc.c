@@ -5,6 +5,7 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/cleanup.h>
 #include <linux/slab.h>
 
 #include <drm/drm_device.h>
@@ -203,14 +204,12 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 	if (vrampool_ioctl_check(vdev, args->flags || args->reserved))
 		return -EINVAL;
 
-	mutex_lock(&client->lock);
-	a = xa_erase(&client->handles, args->handle);
-	if (a)
+	scoped_guard(mutex, &client->lock) {
+		a = xa_erase(&client->handles, args->handle);
+		if (!a)
+			return -ENOENT;
 		vrampool_pool_free(a);
-	mutex_unlock(&client->lock);
-
-	if (!a)
-		return -ENOENT;
+	}
 	kfree(a);
 	return 0;
 }
@@ -232,9 +231,8 @@ int vrampool_cleanup_ioctl(struct drm_device *drm, void *data, struct drm_file *
 	if (vrampool_ioctl_check(vdev, args->flags || args->pad || args->reserved))
 		return -EINVAL;
 
-	mutex_lock(&client->lock);
+	guard(mutex)(&client->lock);
 	vrampool_client_cleanup(client);
-	mutex_unlock(&client->lock);
 	return 0;
 }
 
@@ -258,11 +256,10 @@ int vrampool_set_persistent_mode_ioctl(struct drm_device *drm, void *data,
 				 args->mode > DRM_VRAMPOOL_PERSISTENT_ENFORCED))
 		return -EINVAL;
 
-	mutex_lock(&client->lock);
-	old = client->persistent_mode;
-	client->persistent_mode = args->mode;
-	mutex_unlock(&client->lock);
-
+	scoped_guard(mutex, &client->lock) {
+		old = client->persistent_mode;
+		client->persistent_mode = args->mode;
+	}
 	args->mode = old;
 	return 0;
 }

@@ -255,9 +255,8 @@ static int client_swap(struct vrampool_client *client, struct vrampool_pool_set 
 /*
  * Puts a new pool set of @count resolved pools in force, with its sysfs
  * folders. The folders come before the swap and go after it, without the
- * client lock (removing one waits for its readers, who take it). Only
- * installs change the pool set, and they hold the sysfs lock: under it the
- * pool set, and so its count, is stable.
+ * client lock (see DOC: Locking); under the sysfs lock the pool set, and
+ * so its count, is stable.
  */
 static int client_install(struct vrampool_client *client,
 			  const struct drm_vrampool_pool_entry *pools, u32 count,
@@ -271,12 +270,17 @@ static int client_install(struct vrampool_client *client,
 	if (!set)
 		return -ENOMEM;
 
-	mutex_lock(&client->sysfs_lock);
+	ret = mutex_lock_interruptible(&client->sysfs_lock);
+	if (ret)
+		goto out_destroy;
+
 	ret = vrampool_sysfs_pools_grow(client, count);
 	if (!ret)
 		ret = client_swap(client, &set, err, generation);
 	vrampool_sysfs_pools_shrink(client, client->pool_set->count);
 	mutex_unlock(&client->sysfs_lock);
+
+out_destroy:
 	vrampool_pool_set_destroy(set);
 	return ret;
 }

@@ -24,6 +24,7 @@ struct vrampool_pool_set;
  * A slice of a page must never belong to two clients (a CPU mapping of one
  * would expose the other), so each client has its own pools. No
  * device-wide lock is taken to serve an allocation from an existing page.
+ * See DOC: Locking in vrampool_client.h for what each lock protects.
  */
 struct vrampool_client {
 	/** @vdev: the device */

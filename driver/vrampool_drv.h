@@ -61,6 +61,8 @@ extern const struct drm_driver vrampool_drm_driver;
  * vrampool_<ioctl>_ioctl(), declared in the header of the file of the
  * object it acts on. Static functions and macros private to a file take
  * short names without a prefix.
+ *
+ * Locks: see DOC: Locking in vrampool_client.h.
  */
 
 #endif /* _VRAMPOOL_DRV_H_ */

@@ -7,7 +7,7 @@
  * properties, and pools/<index>/ each of its pools, the persistent pool
  * always at 255. One value per file, read live: a show() takes the client's
  * lock, and folders are added before and removed after that lock is held,
- * never under it (removal waits for running show()s).
+ * never under it (removal waits for running show()s; see DOC: Locking).
  *
  * The client drives its folders (vrampool_client.c calls in here); this
  * file reads the client's members under its lock and never calls back into
@@ -21,6 +21,7 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/cleanup.h>
 #include <linux/device.h>
 #include <linux/kobject.h>
 #include <linux/pid.h>
@@ -205,21 +206,16 @@ static u64 client_vram(struct vrampool_client *client)
 static ssize_t client_value_show(struct kobject *kobj, char *buf, int which)
 {
 	struct vrampool_client *client = kobj_client(kobj);
-	ssize_t len;
 
-	mutex_lock(&client->lock);
+	guard(mutex)(&client->lock);
 	switch (which) {
 	case 0:
-		len = sysfs_emit(buf, "%llu\n", client->generation);
-		break;
+		return sysfs_emit(buf, "%llu\n", client->generation);
 	case 1:
-		len = sysfs_emit(buf, "%s\n", persistent_modes[client->persistent_mode]);
-		break;
+		return sysfs_emit(buf, "%s\n", persistent_modes[client->persistent_mode]);
 	default:
-		len = sysfs_emit(buf, "%llu\n", client_vram(client));
+		return sysfs_emit(buf, "%llu\n", client_vram(client));
 	}
-	mutex_unlock(&client->lock);
-	return len;
 }
 
 static ssize_t client_generation_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -352,17 +348,15 @@ static ssize_t pool_attr_show(struct kobject *kobj, struct kobj_attribute *attr,
 	enum pool_field f = container_of(attr, struct pool_attribute, attr)->field;
 	struct vrampool_client *client = pk->client;
 	struct vrampool_pool *pool = NULL;
-	ssize_t len = -ENODEV;	/* an index the layout just lost */
 
-	mutex_lock(&client->lock);
+	guard(mutex)(&client->lock);
 	if (pk->index == DRM_VRAMPOOL_PERSISTENT_POOL)
 		pool = client->persistent;
 	else if (pk->index < client->pool_set->count)
 		pool = client->pool_set->pools[pk->index];
-	if (pool)
-		len = pool_field_emit(buf, pool, f);
-	mutex_unlock(&client->lock);
-	return len;
+	if (!pool)
+		return -ENODEV;	/* an index the layout just lost */
+	return pool_field_emit(buf, pool, f);
 }
 
 #define POOL_ATTR(_name, _field) \
