@@ -172,6 +172,7 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 		goto err_release_handle;
 
 	a->handle = handle;
+	/* Into the slot reserved above: allocates nothing, so cannot fail. */
 	xa_store(&client->handles, handle, a, GFP_KERNEL);
 	alloc_answer(args, a);
 	mutex_unlock(&client->lock);

@@ -92,7 +92,8 @@ static u64 client_vram(struct vrampool_client *client)
  * The client starts with the device's default layout, an empty persistent
  * pool and no allocation.
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or the error that kept its sysfs folder from being
+ * made.
  */
 int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 {
@@ -101,6 +102,7 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	};
 	struct vrampool_device *vdev = to_vrampool_device(drm);
 	struct vrampool_client *client;
+	int ret;
 
 	client = kzalloc(sizeof(*client), GFP_KERNEL);
 	if (!client)
@@ -116,6 +118,7 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	mutex_init(&client->sysfs_lock);
 	xa_init_flags(&client->handles, XA_FLAGS_ALLOC1);
 
+	ret = -ENOMEM;
 	client->persistent = vrampool_pool_create(&persistent, DRM_VRAMPOOL_PERSISTENT_POOL,
 						  vdev->props.alignment, &client->backing);
 	if (!client->persistent)
@@ -126,7 +129,8 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	if (!client->pool_set)
 		goto err_persistent;
 
-	if (vrampool_sysfs_client_add(client))
+	ret = vrampool_sysfs_client_add(client);
+	if (ret)
 		goto err_pool_set;
 
 	scoped_guard(mutex, &vdev->clients_lock)
@@ -144,7 +148,7 @@ err_free:
 	mutex_destroy(&client->sysfs_lock);
 	mutex_destroy(&client->lock);
 	kfree(client);
-	return -ENOMEM;
+	return ret;
 }
 
 /**
