@@ -5,6 +5,7 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/cleanup.h>
 #include <linux/slab.h>
 
 #include <drm/drm_device.h>
@@ -12,9 +13,12 @@
 
 #include <drm/vrampool_accel.h>
 
+#include "vrampool_alloc.h"
 #include "vrampool_client.h"
-#include "vrampool_drv.h"
-#include "vrampool_ioctl.h"
+#include "vrampool_device.h"
+#include "vrampool_macros.h"
+#include "vrampool_pool.h"
+#include "vrampool_pool_set.h"
 
 static bool wants_persistent(struct vrampool_client *client, u64 size, u32 flags)
 {
@@ -169,6 +173,7 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 		goto err_release_handle;
 
 	a->handle = handle;
+	/* Into the slot reserved above: allocates nothing, so cannot fail. */
 	xa_store(&client->handles, handle, a, GFP_KERNEL);
 	alloc_answer(args, a);
 	mutex_unlock(&client->lock);
@@ -201,14 +206,12 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 	if (vrampool_ioctl_check(vdev, args->flags || args->reserved))
 		return -EINVAL;
 
-	mutex_lock(&client->lock);
-	a = xa_erase(&client->handles, args->handle);
-	if (a)
+	scoped_guard(mutex, &client->lock) {
+		a = xa_erase(&client->handles, args->handle);
+		if (!a)
+			return -ENOENT;
 		vrampool_pool_free(a);
-	mutex_unlock(&client->lock);
-
-	if (!a)
-		return -ENOENT;
+	}
 	kfree(a);
 	return 0;
 }
@@ -230,9 +233,8 @@ int vrampool_cleanup_ioctl(struct drm_device *drm, void *data, struct drm_file *
 	if (vrampool_ioctl_check(vdev, args->flags || args->pad || args->reserved))
 		return -EINVAL;
 
-	mutex_lock(&client->lock);
+	guard(mutex)(&client->lock);
 	vrampool_client_cleanup(client);
-	mutex_unlock(&client->lock);
 	return 0;
 }
 
@@ -256,11 +258,10 @@ int vrampool_set_persistent_mode_ioctl(struct drm_device *drm, void *data,
 				 args->mode > DRM_VRAMPOOL_PERSISTENT_ENFORCED))
 		return -EINVAL;
 
-	mutex_lock(&client->lock);
-	old = client->persistent_mode;
-	client->persistent_mode = args->mode;
-	mutex_unlock(&client->lock);
-
+	scoped_guard(mutex, &client->lock) {
+		old = client->persistent_mode;
+		client->persistent_mode = args->mode;
+	}
 	args->mode = old;
 	return 0;
 }

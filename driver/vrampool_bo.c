@@ -16,7 +16,7 @@
 #include <drm/ttm/ttm_placement.h>
 
 #include "vrampool_bo.h"
-#include "vrampool_drv.h"
+#include "vrampool_device_types.h"
 
 static const struct ttm_place vrampool_vram_place = {
 	.mem_type = TTM_PL_VRAM,

@@ -6,76 +6,68 @@
 #ifndef _VRAMPOOL_CLIENT_H_
 #define _VRAMPOOL_CLIENT_H_
 
-#include <linux/mutex.h>
-#include <linux/types.h>
-#include <linux/xarray.h>
-
-#include <drm/vrampool_accel.h>
-
-#include "vrampool_pool.h"
+#include "vrampool_client_types.h"
 
 struct drm_device;
 struct drm_file;
-struct vrampool_client_sysfs;
-struct vrampool_device;
+struct drm_printer;
 
 /**
- * struct vrampool_pool_set - a client's dynamic pools, in routing order
+ * DOC: Locking
  *
- * Replaced whole by an install.
- */
-struct vrampool_pool_set {
-	/** @count: number of dynamic pools */
-	u32 count;
-	/** @pools: the pools */
-	struct vrampool_pool *pools[] __counted_by(count);
-};
-
-/**
- * struct vrampool_client - what one open file owns
+ * The locks, outermost first. A path may take a later lock while holding
+ * an earlier one, never the reverse:
  *
- * A slice of a page must never belong to two clients (a CPU mapping of one
- * would expose the other), so each client has its own pools. Everything
- * here is protected by @lock; no device-wide lock is taken to serve an
- * allocation from an existing page.
+ * 1. &vrampool_device.clients_lock protects the device's client list. It
+ *    is held alone to add or remove a client, and around the client lock
+ *    by the debugfs ``clients`` file.
+ * 2. &vrampool_client.sysfs_lock serialises a client's installs and their
+ *    changes to its sysfs folders (client_install() in vrampool_client.c).
+ * 3. &vrampool_client.lock protects all of a client: its pool set, its
+ *    persistent pool, their pages and allocations, its handles, its
+ *    generation and persistent mode. Every ioctl but GET_PARAM takes it.
+ * 4. A TTM reservation (dma_resv) of a buffer object, taken when a pool
+ *    page is backed or released (vrampool_bo_create(), vrampool_bo_free())
+ *    under the client lock, and by TTM on a CPU fault.
+ * 5. &vrampool_vram_mgr.lock, a spinlock around the VRAM range allocator,
+ *    taken inside TTM under a reservation and by the debugfs ``vram_mm``
+ *    file.
+ *
+ * A CPU fault on a pool page holds mmap_lock and takes a reservation, so no
+ * path touches user memory (copy_from_user(), copy_to_user()) while it
+ * holds the client lock: ioctls copy in before taking it and copy out after
+ * dropping it.
+ *
+ * sysfs: a show() of a client's files runs with its kernfs node active and
+ * takes the client lock, nothing else; removing a folder waits until no
+ * show() of it is active. So a folder is never added or removed with the
+ * client lock held: an install adds folders before its swap and removes
+ * them after it, under the sysfs lock only; open adds the client's folder
+ * before the client can be reached, postclose removes it first of all.
+ * The device's folder, whose show()s take no driver lock, is removed when
+ * the bus device is unbound, with every client folder in it.
+ *
+ * Interruptible waits: only where the ioctl's ABI lists -EINTR. ALLOC and
+ * POOL_INSTALL, which may create and clear VRAM pages and wait behind
+ * another thread's doing so, take the sysfs and client locks with
+ * mutex_lock_interruptible() (an install from the point where it would
+ * change something). Everything else uses mutex_lock(): FREE and CLEANUP
+ * give memory back and must not fail because of a signal; POOL_QUERY,
+ * SET_PERSISTENT_MODE and the generation a refused install reports hold
+ * the lock for a few loads and stores, and their ABI has no -EINTR; sysfs
+ * show(), fdinfo and debugfs are reads a signal should not turn into an
+ * error; the clients lock is held only around list operations. postclose
+ * takes no client lock: no ioctl runs on a closed file, and it removes the
+ * client's folder and unlinks it from the clients list before it frees
+ * anything.
  */
-struct vrampool_client {
-	/** @vdev: the device */
-	struct vrampool_device *vdev;
-	/** @file: the open file, which may map the client's pages */
-	struct drm_file *file;
-	/** @lock: protects everything below */
-	struct mutex lock;
-	/** @pool_set: the dynamic pools in force */
-	struct vrampool_pool_set *pool_set;
-	/** @persistent: the persistent pool, index 255, kept across installs */
-	struct vrampool_pool *persistent;
-	/** @handles: allocation handles, from 1 */
-	struct xarray handles;
-	/** @backing: gives pool pages VRAM buffer objects mapped for @file */
-	struct vrampool_backing backing;
-	/** @generation: bumped by every install */
-	u64 generation;
-	/** @alloc_nr: allocations asked for, the clock of exclusive pools */
-	u64 alloc_nr;
-	/** @persistent_mode: a DRM_VRAMPOOL_PERSISTENT_* mode */
-	u32 persistent_mode;
-	/** @sysfs: clients/<id>/, changed under @sysfs_lock */
-	struct vrampool_client_sysfs *sysfs;
-	/** @sysfs_lock: serialises installs' changes to @sysfs; taken before @lock */
-	struct mutex sysfs_lock;
-	/** @link: in &vrampool_device.clients */
-	struct list_head link;
-};
 
-struct vrampool_pool_set *
-vrampool_pool_set_create(struct vrampool_client *client,
-			 const struct drm_vrampool_pool_entry *pools, u32 count);
-void vrampool_pool_set_destroy(struct vrampool_pool_set *set);
 int vrampool_client_open(struct drm_device *drm, struct drm_file *file);
 void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file);
+void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 void vrampool_client_cleanup(struct vrampool_client *client);
-u64 vrampool_client_dynamic_allocations(struct vrampool_client *client, u64 *bytes);
-u64 vrampool_client_vram(struct vrampool_client *client);
+
+int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int vrampool_pool_query_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 
 #endif /* _VRAMPOOL_CLIENT_H_ */

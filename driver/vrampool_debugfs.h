@@ -8,6 +8,10 @@
 
 struct vrampool_device;
 
+#if IS_ENABLED(CONFIG_DEBUG_FS)
 void vrampool_debugfs_init(struct vrampool_device *vdev);
+#else
+static inline void vrampool_debugfs_init(struct vrampool_device *vdev) { }
+#endif
 
 #endif /* _VRAMPOOL_DEBUGFS_H_ */

@@ -15,7 +15,7 @@
 #include <drm/drm_device.h>
 #include <drm/ttm/ttm_device.h>
 
-#include "vrampool_vram_mgr.h"
+#include "vrampool_vram_mgr_types.h"
 
 struct drm_vrampool_pool_entry;
 struct kobject;
@@ -49,7 +49,7 @@ struct vrampool_device_props {
 /**
  * struct vrampool_device - one vrampool device
  *
- * Embeds the DRM device; allocated with devm_drm_dev_alloc() by the backend
+ * Embeds the DRM device; made by vrampool_device_create() for the backend
  * that found the device and freed with the last reference to @drm.
  */
 struct vrampool_device {
@@ -84,8 +84,6 @@ struct vrampool_device {
 	struct mutex clients_lock;
 	/** @clients: open clients, for debugfs */
 	struct list_head clients;
-	/** @test_bo_size: size of the BOs made by the debugfs test interface */
-	u64 test_bo_size;
 };
 
 #endif /* _VRAMPOOL_DEVICE_TYPES_H_ */

@@ -10,24 +10,17 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/iosys-map.h>
 #include <linux/mm.h>
 #include <linux/platform_device.h>
 #include <linux/vmalloc.h>
 
-#include <drm/drm_drv.h>
-#include <drm/drm_managed.h>
-
 #include "vrampool_device.h"
 #include "vrampool_drv.h"
 #include "vrampool_emul.h"
+#include "vrampool_modparams.h"
 
 static struct platform_device *vrampool_emul_pdevs[VRAMPOOL_MAX_EMULATED_DEVICES];
-static u64 vrampool_emul_vram_size;
-
-static void vrampool_emul_vram_free(struct drm_device *drm, void *vram)
-{
-	vfree(vram);
-}
 
 /* Emulated VRAM comes out of RAM: refuse sizes the machine cannot spare. */
 static int vrampool_emul_size_check(struct device *dev, u64 size)
@@ -46,37 +39,30 @@ static int vrampool_emul_probe(struct platform_device *pdev)
 {
 	struct vrampool_device_props props;
 	struct vrampool_device *vdev;
-	void *vram;
+	struct iosys_map vram;
+	void *vaddr;
 	int ret;
 
-	vrampool_module_props(vrampool_emul_vram_size, &props);
-	ret = vrampool_props_check(&pdev->dev, &props);
+	ret = vrampool_device_props_init(&pdev->dev, vrampool_modparam.vram_size, &props);
 	if (ret)
 		return ret;
 	ret = vrampool_emul_size_check(&pdev->dev, props.vram_size);
 	if (ret)
 		return ret;
 
-	vdev = devm_drm_dev_alloc(&pdev->dev, &vrampool_drm_driver,
-				  struct vrampool_device, drm);
-	if (IS_ERR(vdev))
-		return PTR_ERR(vdev);
-
-	vram = __vmalloc(props.vram_size, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
-	if (!vram) {
+	vaddr = __vmalloc(props.vram_size, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+	if (!vaddr) {
 		dev_err(&pdev->dev, "refusing device: cannot allocate %llu bytes of emulated VRAM\n",
 			props.vram_size);
 		return -ENOMEM;
 	}
-	/* Freed only after TTM is gone, when the last client has closed. */
-	ret = drmm_add_action_or_reset(&vdev->drm, vrampool_emul_vram_free, vram);
-	if (ret)
-		return ret;
-	iosys_map_set_vaddr(&vdev->vram, vram);
+	iosys_map_set_vaddr(&vram, vaddr);
 
-	ret = vrampool_device_init(vdev, VRAMPOOL_VRAM_EMULATED, &props);
-	if (ret)
-		return ret;
+	/* The device frees @vaddr, on failure too. */
+	vdev = vrampool_device_create(&pdev->dev, &vrampool_drm_driver, VRAMPOOL_VRAM_EMULATED,
+				      &props, &vram, 0);
+	if (IS_ERR(vdev))
+		return PTR_ERR(vdev);
 
 	platform_set_drvdata(pdev, vdev);
 	return 0;
@@ -107,15 +93,17 @@ static void vrampool_emul_destroy_devices(void)
 
 /**
  * vrampool_emul_register() - create the emulated devices
- * @count: how many (the emulated_devices parameter)
- * @vram_size: VRAM of each, in bytes
  *
- * Return: 0, or a negative errno if @count is out of range or the platform
- * devices cannot be created. A device whose probe refuses it does not fail
- * the module load.
+ * As many as the emulated_devices parameter says, each with vram_size
+ * bytes of VRAM.
+ *
+ * Return: 0, or a negative errno if the count is out of range or the
+ * platform devices cannot be created. A device whose probe refuses it does
+ * not fail the module load.
  */
-int vrampool_emul_register(unsigned int count, u64 vram_size)
+int vrampool_emul_register(void)
 {
+	unsigned int count = vrampool_modparam.emulated_devices;
 	struct platform_device *pdev;
 	unsigned int i;
 	int ret;
@@ -126,7 +114,6 @@ int vrampool_emul_register(unsigned int count, u64 vram_size)
 		return -EINVAL;
 	}
 
-	vrampool_emul_vram_size = vram_size;
 	ret = platform_driver_register(&vrampool_emul_driver);
 	if (ret)
 		return ret;

@@ -15,9 +15,8 @@
  */
 
 #include <linux/io.h>
+#include <linux/iosys-map.h>
 #include <linux/pci.h>
-
-#include <drm/drm_drv.h>
 
 #include "vrampool_device.h"
 #include "vrampool_drv.h"
@@ -29,8 +28,9 @@ static int vrampool_pci_probe(struct pci_dev *pdev, const struct pci_device_id *
 {
 	struct vrampool_device_props props;
 	struct vrampool_device *vdev;
+	struct iosys_map vram;
 	resource_size_t base;
-	void __iomem *vram;
+	void __iomem *vaddr;
 	int ret;
 
 	ret = pcim_enable_device(pdev);
@@ -43,8 +43,8 @@ static int vrampool_pci_probe(struct pci_dev *pdev, const struct pci_device_id *
 		return -ENODEV;
 	}
 
-	vrampool_module_props(pci_resource_len(pdev, VRAMPOOL_VRAM_BAR), &props);
-	ret = vrampool_props_check(&pdev->dev, &props);
+	ret = vrampool_device_props_init(&pdev->dev, pci_resource_len(pdev, VRAMPOOL_VRAM_BAR),
+					 &props);
 	if (ret)
 		return ret;
 
@@ -53,21 +53,15 @@ static int vrampool_pci_probe(struct pci_dev *pdev, const struct pci_device_id *
 		return ret;
 
 	base = pci_resource_start(pdev, VRAMPOOL_VRAM_BAR);
-	vram = devm_ioremap_wc(&pdev->dev, base, props.vram_size);
-	if (!vram)
+	vaddr = devm_ioremap_wc(&pdev->dev, base, props.vram_size);
+	if (!vaddr)
 		return -ENOMEM;
+	iosys_map_set_vaddr_iomem(&vram, vaddr);
 
-	vdev = devm_drm_dev_alloc(&pdev->dev, &vrampool_drm_driver,
-				  struct vrampool_device, drm);
+	vdev = vrampool_device_create(&pdev->dev, &vrampool_drm_driver, VRAMPOOL_VRAM_PCI_BAR,
+				      &props, &vram, base);
 	if (IS_ERR(vdev))
 		return PTR_ERR(vdev);
-
-	iosys_map_set_vaddr_iomem(&vdev->vram, vram);
-	vdev->bus_base = base;
-
-	ret = vrampool_device_init(vdev, VRAMPOOL_VRAM_PCI_BAR, &props);
-	if (ret)
-		return ret;
 
 	pci_set_drvdata(pdev, vdev);
 	return 0;

@@ -7,7 +7,11 @@
  * properties, and pools/<index>/ each of its pools, the persistent pool
  * always at 255. One value per file, read live: a show() takes the client's
  * lock, and folders are added before and removed after that lock is held,
- * never under it (removal waits for running show()s).
+ * never under it (removal waits for running show()s; see DOC: Locking).
+ *
+ * The client drives its folders (vrampool_client.c calls in here); this
+ * file reads the client's members under its lock and never calls back into
+ * vrampool_client.c.
  *
  * A pools/<index>/ folder stands for a position in the layout, not for one
  * pool object: an install that keeps the index keeps the folder, whose
@@ -17,7 +21,9 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/cleanup.h>
 #include <linux/device.h>
+#include <linux/kobject.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -25,10 +31,30 @@
 
 #include <drm/drm_file.h>
 
-#include "vrampool_client.h"
-#include "vrampool_device.h"
-#include "vrampool_drv.h"
+#include "vrampool_client_types.h"
+#include "vrampool_device_types.h"
+#include "vrampool_pool.h"
+#include "vrampool_pool_set.h"
 #include "vrampool_sysfs.h"
+#include "vrampool_vram_mgr.h"
+
+/**
+ * struct vrampool_client_sysfs - a client's folder, clients/<id>/
+ */
+struct vrampool_client_sysfs {
+	/** @kobj: clients/<id>/ */
+	struct kobject kobj;
+	/** @pools: clients/<id>/pools/ */
+	struct kobject *pools;
+	/** @slots: pools/<index>/ for each dynamic index shown, by index */
+	struct kobject **slots;
+	/** @nslots: how many @slots exist */
+	u32 nslots;
+	/** @persistent: pools/255/ */
+	struct kobject *persistent;
+	/** @client: the client */
+	struct vrampool_client *client;
+};
 
 /* ---- <device>/vrampool/ ---------------------------------------------- */
 
@@ -42,30 +68,32 @@ static struct vrampool_device *kobj_vdev(struct kobject *kobj)
 	return container_of(kobj, struct vrampool_dev_kobj, kobj)->vdev;
 }
 
-#define DEV_ATTR_U64(name, expr)						\
-static ssize_t name##_show(struct kobject *kobj, struct kobj_attribute *attr,	\
-			   char *buf)						\
+/* A read-only file of <device>/vrampool/: vdev_attr_<name>, showing @expr. */
+#define VDEV_ATTR_U64(name, expr)						\
+static ssize_t vdev_##name##_show(struct kobject *kobj,				\
+				  struct kobj_attribute *attr, char *buf)	\
 {										\
 	struct vrampool_device *vdev = kobj_vdev(kobj);				\
 										\
 	return sysfs_emit(buf, "%llu\n", (u64)(expr));				\
 }										\
-static struct kobj_attribute dev_attr_##name = __ATTR_RO(name)
+static struct kobj_attribute vdev_attr_##name =				\
+	__ATTR(name, 0444, vdev_##name##_show, NULL)
 
-DEV_ATTR_U64(vram_size, vdev->props.vram_size);
-DEV_ATTR_U64(vram_in_use, vrampool_vram_in_use(vdev));
-DEV_ATTR_U64(alignment, vdev->props.alignment);
-DEV_ATTR_U64(max_page_size, vdev->props.max_page_size);
-DEV_ATTR_U64(exclusive_memory_only, vdev->props.exclusive_memory_only);
-DEV_ATTR_U64(client_count, atomic_read(&vdev->client_count));
+VDEV_ATTR_U64(vram_size, vdev->props.vram_size);
+VDEV_ATTR_U64(vram_in_use, vrampool_vram_mgr_in_use(&vdev->vram_mgr));
+VDEV_ATTR_U64(alignment, vdev->props.alignment);
+VDEV_ATTR_U64(max_page_size, vdev->props.max_page_size);
+VDEV_ATTR_U64(exclusive_memory_only, vdev->props.exclusive_memory_only);
+VDEV_ATTR_U64(client_count, atomic_read(&vdev->client_count));
 
 static struct attribute *vrampool_dev_attrs[] = {
-	&dev_attr_vram_size.attr,
-	&dev_attr_vram_in_use.attr,
-	&dev_attr_alignment.attr,
-	&dev_attr_max_page_size.attr,
-	&dev_attr_exclusive_memory_only.attr,
-	&dev_attr_client_count.attr,
+	&vdev_attr_vram_size.attr,
+	&vdev_attr_vram_in_use.attr,
+	&vdev_attr_alignment.attr,
+	&vdev_attr_max_page_size.attr,
+	&vdev_attr_exclusive_memory_only.attr,
+	&vdev_attr_client_count.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(vrampool_dev);
@@ -137,7 +165,7 @@ static struct vrampool_client *kobj_client(struct kobject *kobj)
 	return container_of(kobj, struct vrampool_client_sysfs, kobj)->client;
 }
 
-static ssize_t pid_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+static ssize_t client_pid_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	struct drm_file *file = kobj_client(kobj)->file;
 	pid_t nr;
@@ -148,7 +176,7 @@ static ssize_t pid_show(struct kobject *kobj, struct kobj_attribute *attr, char 
 	return sysfs_emit(buf, "%d\n", nr);
 }
 
-static ssize_t comm_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+static ssize_t client_comm_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	struct drm_file *file = kobj_client(kobj)->file;
 	char comm[TASK_COMM_LEN] = "";
@@ -169,47 +197,53 @@ static const char *const persistent_modes[] = {
 	[DRM_VRAMPOOL_PERSISTENT_ENFORCED] = "enforced",
 };
 
+/* The VRAM the client's pools hold, as fdinfo and POOL_QUERY report it. */
+static u64 client_vram(struct vrampool_client *client)
+{
+	return client->persistent->stats.vram + vrampool_pool_set_vram(client->pool_set);
+}
+
 static ssize_t client_value_show(struct kobject *kobj, char *buf, int which)
 {
 	struct vrampool_client *client = kobj_client(kobj);
-	ssize_t len;
 
-	mutex_lock(&client->lock);
+	guard(mutex)(&client->lock);
 	switch (which) {
 	case 0:
-		len = sysfs_emit(buf, "%llu\n", client->generation);
-		break;
+		return sysfs_emit(buf, "%llu\n", client->generation);
 	case 1:
-		len = sysfs_emit(buf, "%s\n", persistent_modes[client->persistent_mode]);
-		break;
+		return sysfs_emit(buf, "%s\n", persistent_modes[client->persistent_mode]);
 	default:
-		len = sysfs_emit(buf, "%llu\n", vrampool_client_vram(client));
+		return sysfs_emit(buf, "%llu\n", client_vram(client));
 	}
-	mutex_unlock(&client->lock);
-	return len;
 }
 
-static ssize_t generation_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+static ssize_t client_generation_show(struct kobject *kobj, struct kobj_attribute *attr,
+				      char *buf)
 {
 	return client_value_show(kobj, buf, 0);
 }
 
-static ssize_t persistent_mode_show(struct kobject *kobj, struct kobj_attribute *attr,
-				    char *buf)
+static ssize_t client_persistent_mode_show(struct kobject *kobj, struct kobj_attribute *attr,
+					   char *buf)
 {
 	return client_value_show(kobj, buf, 1);
 }
 
-static ssize_t vram_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+static ssize_t client_vram_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	return client_value_show(kobj, buf, 2);
 }
 
-static struct kobj_attribute client_attr_pid = __ATTR_RO(pid);
-static struct kobj_attribute client_attr_comm = __ATTR_RO(comm);
-static struct kobj_attribute client_attr_generation = __ATTR_RO(generation);
-static struct kobj_attribute client_attr_persistent_mode = __ATTR_RO(persistent_mode);
-static struct kobj_attribute client_attr_vram = __ATTR_RO(vram);
+#define CLIENT_ATTR(_name) \
+	static struct kobj_attribute client_attr_##_name = \
+		__ATTR(_name, 0444, client_##_name##_show, NULL)
+
+CLIENT_ATTR(pid);
+CLIENT_ATTR(comm);
+CLIENT_ATTR(generation);
+CLIENT_ATTR(persistent_mode);
+CLIENT_ATTR(vram);
 
 static struct attribute *vrampool_client_attrs[] = {
 	&client_attr_pid.attr,
@@ -314,17 +348,15 @@ static ssize_t pool_attr_show(struct kobject *kobj, struct kobj_attribute *attr,
 	enum pool_field f = container_of(attr, struct pool_attribute, attr)->field;
 	struct vrampool_client *client = pk->client;
 	struct vrampool_pool *pool = NULL;
-	ssize_t len = -ENODEV;	/* an index the layout just lost */
 
-	mutex_lock(&client->lock);
+	guard(mutex)(&client->lock);
 	if (pk->index == DRM_VRAMPOOL_PERSISTENT_POOL)
 		pool = client->persistent;
 	else if (pk->index < client->pool_set->count)
 		pool = client->pool_set->pools[pk->index];
-	if (pool)
-		len = pool_field_emit(buf, pool, f);
-	mutex_unlock(&client->lock);
-	return len;
+	if (!pool)
+		return -ENODEV;	/* an index the layout just lost */
+	return pool_field_emit(buf, pool, f);
 }
 
 #define POOL_ATTR(_name, _field) \

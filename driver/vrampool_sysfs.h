@@ -6,29 +6,10 @@
 #ifndef _VRAMPOOL_SYSFS_H_
 #define _VRAMPOOL_SYSFS_H_
 
-#include <linux/kobject.h>
 #include <linux/types.h>
 
 struct vrampool_client;
 struct vrampool_device;
-
-/**
- * struct vrampool_client_sysfs - a client's folder, clients/<id>/
- */
-struct vrampool_client_sysfs {
-	/** @kobj: clients/<id>/ */
-	struct kobject kobj;
-	/** @pools: clients/<id>/pools/ */
-	struct kobject *pools;
-	/** @slots: pools/<index>/ for each dynamic index shown, by index */
-	struct kobject **slots;
-	/** @nslots: how many @slots exist */
-	u32 nslots;
-	/** @persistent: pools/255/ */
-	struct kobject *persistent;
-	/** @client: the client */
-	struct vrampool_client *client;
-};
 
 int vrampool_sysfs_init(struct vrampool_device *vdev);
 int vrampool_sysfs_client_add(struct vrampool_client *client);

@@ -19,7 +19,7 @@
 #include <drm/ttm/ttm_placement.h>
 #include <drm/ttm/ttm_tt.h>
 
-#include "vrampool_drv.h"
+#include "vrampool_device_types.h"
 #include "vrampool_ttm.h"
 #include "vrampool_vram_mgr.h"
 
@@ -147,7 +147,9 @@ static const struct ttm_device_funcs vrampool_ttm_funcs = {
 
 static void vrampool_ttm_device_fini(struct drm_device *drm, void *arg)
 {
-	ttm_device_fini(&to_vrampool_device(drm)->bdev);
+	struct vrampool_device *vdev = arg;
+
+	ttm_device_fini(&vdev->bdev);
 }
 
 /**
@@ -170,7 +172,7 @@ int vrampool_ttm_init(struct vrampool_device *vdev)
 	if (ret)
 		return ret;
 
-	ret = drmm_add_action_or_reset(drm, vrampool_ttm_device_fini, NULL);
+	ret = drmm_add_action_or_reset(drm, vrampool_ttm_device_fini, vdev);
 	if (ret)
 		return ret;
 

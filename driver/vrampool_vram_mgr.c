@@ -14,7 +14,7 @@
 #include <drm/ttm/ttm_placement.h>
 
 #include "vrampool_bo.h"
-#include "vrampool_drv.h"
+#include "vrampool_device_types.h"
 #include "vrampool_vram_mgr.h"
 
 struct vrampool_vram_node {
@@ -119,7 +119,7 @@ static const struct ttm_resource_manager_func vrampool_vram_funcs = {
 
 static void vrampool_vram_mgr_fini(struct drm_device *drm, void *arg)
 {
-	struct vrampool_device *vdev = to_vrampool_device(drm);
+	struct vrampool_device *vdev = arg;
 	struct vrampool_vram_mgr *mgr = &vdev->vram_mgr;
 
 	ttm_resource_manager_set_used(&mgr->man, false);
@@ -156,5 +156,16 @@ int vrampool_vram_mgr_init(struct vrampool_device *vdev)
 	ttm_set_driver_manager(&vdev->bdev, TTM_PL_VRAM, &mgr->man);
 	ttm_resource_manager_set_used(&mgr->man, true);
 
-	return drmm_add_action_or_reset(&vdev->drm, vrampool_vram_mgr_fini, NULL);
+	return drmm_add_action_or_reset(&vdev->drm, vrampool_vram_mgr_fini, vdev);
+}
+
+/**
+ * vrampool_vram_mgr_in_use() - VRAM held by buffer objects
+ * @mgr: the device's VRAM manager
+ *
+ * Return: bytes of VRAM allocated to buffer objects now.
+ */
+u64 vrampool_vram_mgr_in_use(struct vrampool_vram_mgr *mgr)
+{
+	return ttm_resource_manager_usage(&mgr->man);
 }

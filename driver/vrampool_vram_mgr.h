@@ -6,29 +6,13 @@
 #ifndef _VRAMPOOL_VRAM_MGR_H_
 #define _VRAMPOOL_VRAM_MGR_H_
 
-#include <linux/spinlock_types.h>
+#include <linux/types.h>
 
-#include <drm/drm_mm.h>
-#include <drm/ttm/ttm_resource.h>
+#include "vrampool_vram_mgr_types.h"
 
 struct vrampool_device;
 
-/**
- * struct vrampool_vram_mgr - the TTM resource manager of a device's VRAM
- *
- * A contiguous range allocator (drm_mm, in CPU pages) that, unlike TTM's
- * own range manager, tells a full VRAM apart from a failed kernel
- * allocation: TTM turns both into -ENOMEM.
- */
-struct vrampool_vram_mgr {
-	/** @man: the TTM resource manager */
-	struct ttm_resource_manager man;
-	/** @mm: the allocator, in pages */
-	struct drm_mm mm;
-	/** @lock: protects @mm */
-	spinlock_t lock;
-};
-
 int vrampool_vram_mgr_init(struct vrampool_device *vdev);
+u64 vrampool_vram_mgr_in_use(struct vrampool_vram_mgr *mgr);
 
 #endif /* _VRAMPOOL_VRAM_MGR_H_ */

@@ -3,19 +3,16 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
-#ifndef _VRAMPOOL_IOCTL_H_
-#define _VRAMPOOL_IOCTL_H_
+#ifndef _VRAMPOOL_ALLOC_H_
+#define _VRAMPOOL_ALLOC_H_
 
 struct drm_device;
 struct drm_file;
 
-int vrampool_get_param_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-int vrampool_pool_query_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int vrampool_cleanup_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int vrampool_set_persistent_mode_ioctl(struct drm_device *drm, void *data,
 				       struct drm_file *file);
 
-#endif /* _VRAMPOOL_IOCTL_H_ */
+#endif /* _VRAMPOOL_ALLOC_H_ */

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#ifndef _VRAMPOOL_CLIENT_TYPES_H_
+#define _VRAMPOOL_CLIENT_TYPES_H_
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+
+#include "vrampool_pool.h"
+
+struct drm_file;
+struct vrampool_client_sysfs;
+struct vrampool_device;
+struct vrampool_pool_set;
+
+/**
+ * struct vrampool_client - what one open file owns
+ *
+ * A slice of a page must never belong to two clients (a CPU mapping of one
+ * would expose the other), so each client has its own pools. No
+ * device-wide lock is taken to serve an allocation from an existing page.
+ * See DOC: Locking in vrampool_client.h for what each lock protects.
+ */
+struct vrampool_client {
+	/** @vdev: the device */
+	struct vrampool_device *vdev;
+	/** @file: the open file, which may map the client's pages */
+	struct drm_file *file;
+	/** @lock: protects everything below except @sysfs, @sysfs_lock and @link */
+	struct mutex lock;
+	/**
+	 * @pool_set: the dynamic pools in force; replaced with both @sysfs_lock
+	 * and @lock held, so holding either keeps it stable
+	 */
+	struct vrampool_pool_set *pool_set;
+	/** @persistent: the persistent pool, index 255, kept across installs */
+	struct vrampool_pool *persistent;
+	/** @handles: allocation handles, from 1 */
+	struct xarray handles;
+	/** @backing: gives pool pages VRAM buffer objects mapped for @file */
+	struct vrampool_backing backing;
+	/** @generation: bumped by every install, under @sysfs_lock and @lock */
+	u64 generation;
+	/** @alloc_nr: allocations asked for, the clock of exclusive pools */
+	u64 alloc_nr;
+	/** @persistent_mode: a DRM_VRAMPOOL_PERSISTENT_* mode */
+	u32 persistent_mode;
+	/** @sysfs: clients/<id>/, private to vrampool_sysfs.c; changed under @sysfs_lock */
+	struct vrampool_client_sysfs *sysfs;
+	/** @sysfs_lock: serialises installs, and their changes to @sysfs */
+	struct mutex sysfs_lock;
+	/** @link: in &vrampool_device.clients, under &vrampool_device.clients_lock */
+	struct list_head link;
+};
+
+#endif /* _VRAMPOOL_CLIENT_TYPES_H_ */

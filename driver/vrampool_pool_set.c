@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vrampool: a client's pool set, the dynamic pools an install puts in force.
+ *
+ * The set is only a container: the pools do the work, and the client
+ * (vrampool_client.c) decides when a set is built, swapped in and freed.
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#include <linux/overflow.h>
+#include <linux/slab.h>
+
+#include "vrampool_pool.h"
+#include "vrampool_pool_set.h"
+
+/**
+ * vrampool_pool_set_destroy() - free a pool set and its pools
+ * @set: the pool set, or NULL; its pools hold no live allocation
+ */
+void vrampool_pool_set_destroy(struct vrampool_pool_set *set)
+{
+	u32 i;
+
+	if (!set)
+		return;
+	for (i = 0; i < set->count; i++)
+		vrampool_pool_destroy(set->pools[i]);
+	kfree(set);
+}
+
+/**
+ * vrampool_pool_set_create() - make empty pools for a resolved layout
+ * @pools: the resolved pools
+ * @count: how many, at most DRM_VRAMPOOL_MAX_DYNAMIC_POOLS
+ * @alignment: the device alignment
+ * @backing: where the pools' pages get their memory
+ *
+ * Return: the pool set, or NULL without memory.
+ */
+struct vrampool_pool_set *
+vrampool_pool_set_create(const struct drm_vrampool_pool_entry *pools, u32 count,
+			 u64 alignment, const struct vrampool_backing *backing)
+{
+	struct vrampool_pool_set *set;
+	u32 i;
+
+	set = kzalloc(struct_size(set, pools, count), GFP_KERNEL);
+	if (!set)
+		return NULL;
+
+	for (i = 0; i < count; i++) {
+		set->pools[i] = vrampool_pool_create(&pools[i], i, alignment, backing);
+		if (!set->pools[i]) {
+			set->count = i;
+			vrampool_pool_set_destroy(set);
+			return NULL;
+		}
+	}
+	set->count = count;
+	return set;
+}
+
+/**
+ * vrampool_pool_set_cleanup() - run a cleanup pass over every pool of a set
+ * @set: the pool set, its client locked
+ * @explicit: an explicit cleanup (free pages go back now) rather than the
+ *            periodic pass of exclusive pools
+ * @alloc_nr: the client's allocation count, the clock of exclusive pools
+ */
+void vrampool_pool_set_cleanup(struct vrampool_pool_set *set, bool explicit, u64 alloc_nr)
+{
+	u32 i;
+
+	for (i = 0; i < set->count; i++)
+		vrampool_pool_cleanup(set->pools[i], explicit, alloc_nr);
+}
+
+/**
+ * vrampool_pool_set_allocations() - live allocations in a set's pools
+ * @set: the pool set, its client locked
+ * @bytes: set to their requested bytes
+ *
+ * Return: how many there are.
+ */
+u64 vrampool_pool_set_allocations(const struct vrampool_pool_set *set, u64 *bytes)
+{
+	u64 count = 0;
+	u32 i;
+
+	*bytes = 0;
+	for (i = 0; i < set->count; i++) {
+		count += set->pools[i]->stats.allocations;
+		*bytes += set->pools[i]->stats.bytes_in_use;
+	}
+	return count;
+}
+
+/**
+ * vrampool_pool_set_vram() - VRAM held by a set's pools
+ * @set: the pool set, its client locked
+ *
+ * Return: bytes of VRAM the pages of its pools hold.
+ */
+u64 vrampool_pool_set_vram(const struct vrampool_pool_set *set)
+{
+	u64 vram = 0;
+	u32 i;
+
+	for (i = 0; i < set->count; i++)
+		vram += set->pools[i]->stats.vram;
+	return vram;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#ifndef _VRAMPOOL_POOL_SET_H_
+#define _VRAMPOOL_POOL_SET_H_
+
+#include <linux/compiler_attributes.h>
+#include <linux/types.h>
+
+struct drm_vrampool_pool_entry;
+struct vrampool_backing;
+struct vrampool_pool;
+
+/**
+ * struct vrampool_pool_set - a client's dynamic pools, in routing order
+ *
+ * Built from a layout and replaced whole by an install; protected by the
+ * owning client's lock like the pools in it.
+ */
+struct vrampool_pool_set {
+	/** @count: number of dynamic pools */
+	u32 count;
+	/** @pools: the pools, @pools[i] at layout index i */
+	struct vrampool_pool *pools[] __counted_by(count);
+};
+
+struct vrampool_pool_set *
+vrampool_pool_set_create(const struct drm_vrampool_pool_entry *pools, u32 count,
+			 u64 alignment, const struct vrampool_backing *backing);
+void vrampool_pool_set_destroy(struct vrampool_pool_set *set);
+void vrampool_pool_set_cleanup(struct vrampool_pool_set *set, bool explicit, u64 alloc_nr);
+u64 vrampool_pool_set_allocations(const struct vrampool_pool_set *set, u64 *bytes);
+u64 vrampool_pool_set_vram(const struct vrampool_pool_set *set);
+
+#endif /* _VRAMPOOL_POOL_SET_H_ */
