@@ -12,6 +12,7 @@
  */
 
 #include <linux/cleanup.h>
+#include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -238,7 +239,6 @@ static int client_check_idle(struct vrampool_client *client,
 static int client_swap(struct vrampool_client *client, struct vrampool_pool_set **set,
 		       struct drm_vrampool_layout_error *err, u64 *generation)
 {
-	struct vrampool_pool_set *old;
 	int ret;
 
 	lockdep_assert_held(&client->sysfs_lock);
@@ -246,9 +246,7 @@ static int client_swap(struct vrampool_client *client, struct vrampool_pool_set 
 		vrampool_client_cleanup(client);
 		ret = client_check_idle(client, err);
 		if (!ret) {
-			old = client->pool_set;
-			client->pool_set = *set;
-			*set = old;
+			swap(client->pool_set, *set);
 			client->generation++;
 		}
 		*generation = client->generation;
