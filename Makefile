@@ -11,7 +11,7 @@
 #   make check-host     host unit tests (tests/host) + the log checker's self-test
 #   make check-debian   (alias check-vm) run the kselftests in the Debian-kernel VM
 #   make check-debug    the debug tier: build the debug kernel if its config or
-#                       source changed (selftests/vm/debug.config), vrampool.ko,
+#                       source changed (selftests/qemu/debug.config), vrampool.ko,
 #                       vrampool_kunit.ko and vrampool_canary.ko for it; run the
 #                       kselftests + KUnit in a VM booting it (fails on any KASAN,
 #                       lockdep, kmemleak, ... report), then prove in a second
@@ -34,7 +34,7 @@
 #   DEBUG_SHARDS=2          debug VMs the kselftests are split over (1 with TESTS=)
 
 BUILD       := $(CURDIR)/build
-VM          := $(CURDIR)/selftests/vm
+VM          := $(CURDIR)/selftests/qemu
 VMDIR       := $(BUILD)/vm
 KVER         = $(shell cat $(BUILD)/kernel/VERSION 2>/dev/null)
 KDIR         = /lib/modules/$(KVER)/build
