@@ -7,8 +7,8 @@
  *  - a new client starts from the exclusive-pages preset;
  *  - the sub-slices preset is refused (EOPNOTSUPP, PresetUnavailable with
  *    the preset as payload), and so is any list with a sliced entry
- *    (EOPNOTSUPP, SlicedPoolsUnavailable naming the entry), with the seed's
- *    messages, and the layout stays as it was;
+ *    (EOPNOTSUPP, SlicedPoolsUnavailable naming the entry), with
+ *    libvrampool's messages, and the layout stays as it was;
  *  - exclusive-pages and lists of exclusive and direct pools install.
  *
  * Not a *_test: vrampool_exclusive_test.sh reloads the module with

@@ -327,8 +327,8 @@ TEST_F(pools, sliced_near_page_rule)
 
 /*
  * A sliced pool keeps its free pages until an explicit cleanup, whatever
- * its dealloc_period (DESIGN section 5, as CubeCL: the period is kept and
- * reported, but only exclusive pools act on it).
+ * its dealloc_period (Documentation/vrampool.rst, "sliced", as in CubeCL:
+ * the period is kept and reported, but only exclusive pools act on it).
  */
 TEST_F(pools, sliced_dealloc_period_releases_nothing)
 {

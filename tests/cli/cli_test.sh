@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# vrampoolctl on the host, without a device: validate (presets of both
-# reference devices, every documented error with its exact message, JSON
+# vrampoolctl on the host, without a device: validate (both presets of two
+# devices, every documented error with its exact message, JSON
 # parsed with python3's json module), sizes and pool specs, usage errors,
 # exit codes, and the commands that need a device refusing with exit 3.
 # The commands that drive a device are tested in the VM
@@ -97,7 +97,10 @@ end() {
 	sed 's/^/# stderr: /' "$TMP/err" 2>/dev/null | head -n 40
 }
 
-# ---- reference values (Documentation/vrampool.rst, DESIGN) -----------------
+# ---- expected values ----------------------------------------------------------
+# Both presets of two devices (128 MiB pages with alignment 256, as WebGPU's
+# limits give; 20 GiB pages with alignment 512, an 80 GiB CUDA card), written
+# out by hand from the formulas of Documentation/vrampool.rst ("Presets").
 
 REF1="--alignment 256 --max-page-size 128MiB"
 REF2="--alignment 512 --max-page-size 20GiB"
@@ -155,7 +158,7 @@ tests_help() {
 }
 
 tests_presets() {
-	t "validate sub-slices, reference device 1 (128 MiB pages, alignment 256): text"
+	t "validate sub-slices, device 1 (128 MiB pages, alignment 256): text"
 	# shellcheck disable=SC2086 # REF1 is a list of options
 	vp validate $REF1 sub-slices
 	rc_is 0
@@ -167,7 +170,7 @@ tests_presets() {
 	err_empty
 	end
 
-	t "validate sub-slices, reference device 1: JSON"
+	t "validate sub-slices, device 1: JSON"
 	# shellcheck disable=SC2086
 	vp validate $REF1 --json sub-slices
 	rc_is 0
@@ -184,7 +187,7 @@ assert p[3] == {'index': 3, 'type': 'exclusive', 'max_alloc_size': 134217728, 'd
 "
 	end
 
-	t "validate exclusive-pages, reference device 1: the 24 buckets"
+	t "validate exclusive-pages, device 1: the 24 buckets"
 	# shellcheck disable=SC2086
 	vp validate $REF1 --json exclusive-pages
 	rc_is 0
@@ -196,7 +199,7 @@ assert d['preset'] == 'exclusive-pages'
 "
 	end
 
-	t "validate sub-slices, reference device 2 (20 GiB pages, alignment 512)"
+	t "validate sub-slices, device 2 (20 GiB pages, alignment 512)"
 	# shellcheck disable=SC2086
 	vp validate $REF2 --json sub-slices
 	rc_is 0
@@ -211,7 +214,7 @@ assert p[-1]['type'] == 'exclusive' and p[-1]['max_alloc_size'] == 21474836480 a
 "
 	end
 
-	t "validate exclusive-pages, reference device 2: buckets and dealloc periods"
+	t "validate exclusive-pages, device 2: buckets and dealloc periods"
 	# shellcheck disable=SC2086
 	vp validate $REF2 --json exclusive-pages
 	rc_is 0
