@@ -19,36 +19,15 @@ esac
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
-n=0 failed=0 COUNT=1 rc=0 name="" why=""
+# The helpers shared with the VM's suite: t, vp, the checks, end, tap_run.
+LIB=@CLI_LIB@
+case $LIB in
+@*) LIB=$(cd "$(dirname "$0")/../.." && pwd)/selftests/vrampool_cli_lib.sh ;;
+esac
+# shellcheck source=../../selftests/vrampool_cli_lib.sh
+. "$LIB"
 
-# ---- helpers: each is a no-op while counting the tests ---------------------
-
-t() { n=$((n + 1)); name=$1; why=""; }
-fail() { why="${why:+$why; }$*"; }
-
-vp() {	# run vrampoolctl ARGS...; stdout, stderr and rc kept
-	[ -n "$COUNT" ] && return 0
-	"$V" "$@" > "$TMP/out" 2> "$TMP/err" < /dev/null
-	rc=$?
-	printf '%s\n' "$*" > "$TMP/cmd"
-}
-
-vp_in() {	# vp with standard input from the file $1
-	[ -n "$COUNT" ] && return 0
-	f=$1
-	shift
-	"$V" "$@" > "$TMP/out" 2> "$TMP/err" < "$f"
-	rc=$?
-	printf '%s\n' "$* < $f" > "$TMP/cmd"
-}
-
-rc_is() { [ -n "$COUNT" ] || [ "$rc" = "$1" ] || fail "exit $rc, expected $1"; }
-out_line() { [ -n "$COUNT" ] || grep -qxF -- "$1" "$TMP/out" || fail "no stdout line: $1"; }
-err_line() { [ -n "$COUNT" ] || grep -qxF -- "$1" "$TMP/err" || fail "no stderr line: $1"; }
-out_has() { [ -n "$COUNT" ] || grep -qF -- "$1" "$TMP/out" || fail "stdout lacks: $1"; }
-err_has() { [ -n "$COUNT" ] || grep -qF -- "$1" "$TMP/err" || fail "stderr lacks: $1"; }
-out_empty() { [ -n "$COUNT" ] || [ ! -s "$TMP/out" ] || fail "stdout not empty"; }
-err_empty() { [ -n "$COUNT" ] || [ ! -s "$TMP/err" ] || fail "stderr not empty"; }
+# ---- more helpers: each is a no-op while counting the tests ----------------
 
 # json CODE: every stdout line is one JSON document (python3's json module,
 # strict: no NaN or Infinity); CODE runs with d (the document; the list of
@@ -83,19 +62,6 @@ except Exception as e:
 ' "$TMP/out" "$1" 2> "$TMP/pyerr" || fail "JSON: $(tr '\n' ' ' < "$TMP/pyerr")"
 }
 
-end() {
-	[ -n "$COUNT" ] && return 0
-	if [ -z "$why" ]; then
-		echo "ok $n $name"
-		return 0
-	fi
-	failed=$((failed + 1))
-	echo "not ok $n $name"
-	echo "# $why"
-	echo "# command: vrampoolctl $(cat "$TMP/cmd" 2>/dev/null)"
-	sed 's/^/# stdout: /' "$TMP/out" 2>/dev/null | head -n 40
-	sed 's/^/# stderr: /' "$TMP/err" 2>/dev/null | head -n 40
-}
 
 # ---- expected values ----------------------------------------------------------
 # Both presets of two devices (128 MiB pages with alignment 256, as WebGPU's
@@ -778,9 +744,4 @@ fi
 [ -n "$HAVE_DEVICE" ] && echo "# a vrampool device exists: the no-device tests are left out"
 [ -n "$HAVE_GROFF" ] || echo "# groff missing: the manual page is not checked"
 
-all_tests
-echo "1..$n"
-n=0 COUNT=""
-all_tests
-echo "# $((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_run all_tests
