@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Allocation failures injected one at a time through fail-nth (see
- * vrampool_fault.h) into the allocation ioctls, on the first device of each
- * backend: ALLOC that makes a new page (sliced, direct, persistent), ALLOC
+ * vrampool_test_lib.h) into the allocation ioctls, on the first device of
+ * each backend: ALLOC that makes a new page (sliced, direct, persistent), ALLOC
  * served from an existing page, FREE, CLEANUP, and POOL_INSTALL while a
  * mapped persistent allocation lives.
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Allocation failures, injected one at a time through fail-nth (see
- * vrampool_fault.h), in every operation a client can do on every device:
+ * vrampool_test_lib.h), in every operation a client can do on every device:
  * opening the device, GET_PARAM, POOL_INSTALL (an explicit list, a long
  * one, the presets, TEST_ONLY, a refused layout) and both steps of
  * POOL_QUERY. Every failure must be a clean ENOMEM that leaves the old
