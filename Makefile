@@ -61,11 +61,13 @@ DBG_INITRAMFS := $(VMDIR)/initramfs-debug.cpio
 # Once Kbuild names vrampool_kunit, the KUnit module must exist and run.
 KUNIT_NEED   = $(if $(shell grep -s vrampool_kunit $(MODDIR)/Kbuild),required,optional)
 # Module sources are copied (not built in place): the Debian build's
-# objects in the repository must not meet the debug kernel's.
+# objects in the repository must not meet the debug kernel's. Nor its
+# scratch folders: kbuild's compiler probes make and remove .tmp_<pid>/ in
+# the module's folder while "make check" copies it.
 RSYNC_SRC   := rsync -a --delete --exclude=/build/ --exclude=/.git/ \
 	--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
 	--exclude='.*.cmd' --exclude='.*.d' --exclude='*.a' --exclude='.*.tmp' \
-	--exclude=Module.symvers --exclude=modules.order
+	--exclude='.tmp_*' --exclude=Module.symvers --exclude=modules.order
 
 VRAMPOOL_ARGS ?=
 TESTS         ?=
