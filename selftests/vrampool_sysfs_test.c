@@ -44,6 +44,12 @@
 
 #define PERSISTENT	DRM_VRAMPOOL_ALLOC_PERSISTENT
 #define P255		DRM_VRAMPOOL_PERSISTENT_POOL
+/*
+ * Seconds for the tests that read every file of a whole layout's pool
+ * folders again and again (the harness's default is 30): a debug kernel
+ * under TCG on a busy host can take longer.
+ */
+#define POOLS_TIMEOUT	90
 
 VP_SYSFS_CLIENT_FIXTURE(sysfs);
 
@@ -493,7 +499,7 @@ static void mix_fill(struct __test_metadata *_metadata, int fd, struct drm_vramp
 }
 
 /* An installed mix under load: compare, free some, reuse, clean up, compare. */
-TEST_F(sysfs, installed_pools_match_query_under_load)
+TEST_F_TIMEOUT(sysfs, installed_pools_match_query_under_load, POOLS_TIMEOUT)
 {
 	struct drm_vrampool_alloc a[ARRAY_SIZE(mix_allocs)], b;
 	unsigned int i;
@@ -556,7 +562,7 @@ static int reread(int fd, char *buf, size_t len)
  * folder stands for a position: a file kept open shows the new pool at its
  * index, and -ENODEV once its index is gone.
  */
-TEST_F(sysfs, installs_shrink_and_grow_the_pool_folders)
+TEST_F_TIMEOUT(sysfs, installs_shrink_and_grow_the_pool_folders, POOLS_TIMEOUT)
 {
 	struct drm_vrampool_pool_entry small[] = {
 		vp_direct(VP_ABSENT),
