@@ -11,7 +11,7 @@
 #   make check-host     host unit tests (tests/host) + the log checker's self-test
 #   make check-debian   (alias check-vm) run the kselftests in the Debian-kernel VM
 #   make check-debug    the debug tier: build the debug kernel if its config or
-#                       source changed (selftests/vm/debug.config), vrampool.ko,
+#                       source changed (selftests/qemu/debug.config), vrampool.ko,
 #                       vrampool_kunit.ko and vrampool_canary.ko for it; run the
 #                       kselftests + KUnit in a VM booting it (fails on any KASAN,
 #                       lockdep, kmemleak, ... report), then prove in a second
@@ -34,7 +34,7 @@
 #   DEBUG_SHARDS=2          debug VMs the kselftests are split over (1 with TESTS=)
 
 BUILD       := $(CURDIR)/build
-VM          := $(CURDIR)/selftests/vm
+VM          := $(CURDIR)/selftests/qemu
 VMDIR       := $(BUILD)/vm
 KVER         = $(shell cat $(BUILD)/kernel/VERSION 2>/dev/null)
 KDIR         = /lib/modules/$(KVER)/build
@@ -61,11 +61,13 @@ DBG_INITRAMFS := $(VMDIR)/initramfs-debug.cpio
 # Once Kbuild names vrampool_kunit, the KUnit module must exist and run.
 KUNIT_NEED   = $(if $(shell grep -s vrampool_kunit $(MODDIR)/Kbuild),required,optional)
 # Module sources are copied (not built in place): the Debian build's
-# objects in the repository must not meet the debug kernel's.
+# objects in the repository must not meet the debug kernel's. Nor its
+# scratch folders: kbuild's compiler probes make and remove .tmp_<pid>/ in
+# the module's folder while "make check" copies it.
 RSYNC_SRC   := rsync -a --delete --exclude=/build/ --exclude=/.git/ \
 	--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
 	--exclude='.*.cmd' --exclude='.*.d' --exclude='*.a' --exclude='.*.tmp' \
-	--exclude=Module.symvers --exclude=modules.order
+	--exclude='.tmp_*' --exclude=Module.symvers --exclude=modules.order
 
 VRAMPOOL_ARGS ?=
 TESTS         ?=
@@ -148,10 +150,16 @@ JUDGE_CANARY = $(CHECK_LOG) --label canary --canary --console $(VMDIR)/canary.co
 	--result $(VMDIR)/canary.result $(VMDIR)/canary.log
 
 # Host unit tests print kselftest TAP, like the VM tests; so does the log
-# checker's self-test. run-tests.sh wraps each program in markers.
+# checker's self-test. run-tests.sh wraps each program in markers. As for
+# the selftests, programs whose source is gone are removed from the output.
 host-tests: setup
 	@mkdir -p $(HOST_OUT)
 	@$(MAKE) -C tests/host OUT=$(HOST_OUT) KSFT=$(KSFT)
+	@for f in $(HOST_OUT)/*_test; do \
+		[ -e "$$f" ] || continue; \
+		n=$${f##*/}; n=$${n%_san_test}; n=$${n%_test}; \
+		[ -e "$(CURDIR)/tests/host/$${n}_test.c" ] || rm -f "$$f"; \
+	done
 	@$(MAKE) -s -C tests/cli OUT=$(HOST_OUT) USER_OUT=$(USER_OUT)
 
 run-host: host-tests

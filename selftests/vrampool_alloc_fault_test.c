@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Allocation failures injected one at a time through fail-nth (see
- * vrampool_fault.h) into the allocation ioctls, on the first device of each
- * backend: ALLOC that makes a new page (sliced, direct, persistent), ALLOC
+ * vrampool_test_lib.h) into the allocation ioctls, on the first device of
+ * each backend: ALLOC that makes a new page (sliced, direct, persistent), ALLOC
  * served from an existing page, FREE, CLEANUP, and POOL_INSTALL while a
  * mapped persistent allocation lives.
  *
@@ -28,9 +28,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "vrampool_alloc_util.h"
-#include "vrampool_fault.h"
-#include "vrampool_layout_lib.h"
+#include "vrampool_test_harness.h"
 
 #define MAP_SIZE	(8 * KiB)
 #define SEED		0x5eed
@@ -190,7 +188,7 @@ static struct ctx *ctx_new(struct __test_metadata *_metadata, FIXTURE_DATA(afaul
 	ASSERT_NE(NULL, c);
 	c->fd = self->fd;
 	c->dev = self->dev.name;
-	INSTALL_OK(self->fd, e, n, what);
+	VP_INSTALL_OK(self->fd, e, n, what);
 	return c;
 }
 
@@ -199,7 +197,7 @@ static void map_persistent(struct __test_metadata *_metadata, struct ctx *c)
 {
 	struct drm_vrampool_alloc w;
 
-	ALLOC_OK(c->fd, MAP_SIZE, DRM_VRAMPOOL_ALLOC_PERSISTENT, &w, "mapped persistent");
+	VP_ALLOC_OK(c->fd, MAP_SIZE, DRM_VRAMPOOL_ALLOC_PERSISTENT, &w, "mapped persistent");
 	c->keeper = w.handle;
 	c->map = mmap(NULL, MAP_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, w.mmap_offset);
 	ASSERT_NE(MAP_FAILED, c->map) TH_LOG("mmap: %s", strerror(errno));
@@ -211,7 +209,7 @@ static void ctx_end(struct __test_metadata *_metadata, struct ctx *c)
 {
 	if (c->map) {
 		munmap(c->map, MAP_SIZE);
-		FREE_OK(c->fd, c->keeper, "the mapped persistent allocation");
+		VP_FREE_OK(c->fd, c->keeper, "the mapped persistent allocation");
 	}
 	free(c);
 }
@@ -332,18 +330,18 @@ static void alloc_sweep(struct __test_metadata *_metadata, struct ctx *c, const 
 TEST_F_TIMEOUT(afault, alloc_making_a_page, VP_FAULT_TIMEOUT)
 {
 	struct drm_vrampool_pool_entry e[3] = {
-		vpa_exclusive(0, VPA_ABSENT),
-		vpa_sliced(64 * KiB, 16 * KiB, VPA_ABSENT), vpa_direct(VPA_ABSENT),
+		vp_exclusive(0, VP_ABSENT),
+		vp_sliced(64 * KiB, 16 * KiB, VP_ABSENT), vp_direct(VP_ABSENT),
 	};
 	struct drm_vrampool_alloc w;
 	struct ctx *c = ctx_new(_metadata, self, e, 3,
-				 "exclusive{0}, sliced{64 KiB, max_slice 16 KiB}, direct{}");
+				"exclusive{0}, sliced{64 KiB, max_slice 16 KiB}, direct{}");
 
 	map_persistent(_metadata, c);
 	ASSERT_EQ(1u, c->keeper);
-	ALLOC_OK(self->fd, 0, 0, &w, "the witness");
-	FREE_OK(self->fd, w.handle, "the witness");
-	EXPECT_PAGES(self->fd, 0, "a free witness page", 1, 0);
+	VP_ALLOC_OK(self->fd, 0, 0, &w, "the witness");
+	VP_FREE_OK(self->fd, w.handle, "the witness");
+	VP_EXPECT_PAGES(self->fd, 0, "a free witness page", 1, 0);
 	c->next_handle = 2;
 
 	c->witness = true;
@@ -352,11 +350,11 @@ TEST_F_TIMEOUT(afault, alloc_making_a_page, VP_FAULT_TIMEOUT)
 	alloc_sweep(_metadata, c, "ALLOC of a new persistent buffer", 3000,
 		    DRM_VRAMPOOL_ALLOC_PERSISTENT, DRM_VRAMPOOL_PERSISTENT_POOL, true);
 
-	EXPECT_PAGES(self->fd, 1, "the sliced pool after the sweeps", 0, 0);
-	EXPECT_PAGES(self->fd, 2, "the direct pool after the sweeps", 0, 0);
-	EXPECT_PAGES(self->fd, 0, "the witness, made again after each success", 1, 0);
-	EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "persistent after the sweeps", 1,
-		     MAP_SIZE);
+	VP_EXPECT_PAGES(self->fd, 1, "the sliced pool after the sweeps", 0, 0);
+	VP_EXPECT_PAGES(self->fd, 2, "the direct pool after the sweeps", 0, 0);
+	VP_EXPECT_PAGES(self->fd, 0, "the witness, made again after each success", 1, 0);
+	VP_EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "persistent after the sweeps", 1,
+			MAP_SIZE);
 	ctx_end(_metadata, c);
 }
 
@@ -364,23 +362,23 @@ TEST_F_TIMEOUT(afault, alloc_making_a_page, VP_FAULT_TIMEOUT)
 TEST_F_TIMEOUT(afault, alloc_from_an_existing_page, VP_FAULT_TIMEOUT)
 {
 	struct drm_vrampool_pool_entry e[2] = {
-		vpa_sliced(64 * KiB, 16 * KiB, VPA_ABSENT), vpa_direct(VPA_ABSENT),
+		vp_sliced(64 * KiB, 16 * KiB, VP_ABSENT), vp_direct(VP_ABSENT),
 	};
 	struct drm_vrampool_alloc k, f;
 	struct ctx *c = ctx_new(_metadata, self, e, 2,
-				 "sliced{64 KiB, max_slice 16 KiB}, direct{}");
+				"sliced{64 KiB, max_slice 16 KiB}, direct{}");
 
-	ALLOC_OK(self->fd, 1000, 0, &k, "a slice that keeps the page");
-	ALLOC_OK(self->fd, 100 * KiB, 0, &f, "a direct buffer, to be free");
-	FREE_OK(self->fd, f.handle, "the direct buffer");
+	VP_ALLOC_OK(self->fd, 1000, 0, &k, "a slice that keeps the page");
+	VP_ALLOC_OK(self->fd, 100 * KiB, 0, &f, "a direct buffer, to be free");
+	VP_FREE_OK(self->fd, f.handle, "the direct buffer");
 	c->next_handle = 2;
 
 	alloc_sweep(_metadata, c, "ALLOC of a slice in the page", 1000, 0, 0, false);
 	alloc_sweep(_metadata, c, "ALLOC of the free direct buffer", 100 * KiB, 0, 1, false);
 
-	EXPECT_PAGES(self->fd, 0, "the sliced pool after the sweeps", 1, 64 * KiB);
-	EXPECT_PAGES(self->fd, 1, "the direct pool after the sweeps", 1, 100 * KiB);
-	FREE_OK(self->fd, k.handle, "the slice");
+	VP_EXPECT_PAGES(self->fd, 0, "the sliced pool after the sweeps", 1, 64 * KiB);
+	VP_EXPECT_PAGES(self->fd, 1, "the direct pool after the sweeps", 1, 100 * KiB);
+	VP_FREE_OK(self->fd, k.handle, "the slice");
 	ctx_end(_metadata, c);
 }
 
@@ -420,7 +418,7 @@ static int free_succeeded(void *p, char *why, size_t len)
 
 TEST_F_TIMEOUT(afault, free, VP_FAULT_TIMEOUT)
 {
-	struct drm_vrampool_pool_entry e = vpa_sliced(64 * KiB, VPA_ABSENT, VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_sliced(64 * KiB, VP_ABSENT, VP_ABSENT);
 	struct vp_fault_op op = {
 		.name = "FREE",
 		.call = free_call,
@@ -431,14 +429,14 @@ TEST_F_TIMEOUT(afault, free, VP_FAULT_TIMEOUT)
 	struct ctx *c = ctx_new(_metadata, self, &e, 1, "sliced{64 KiB}");
 
 	map_persistent(_metadata, c);
-	ALLOC_OK(self->fd, 1000, 0, &v, "the victim");
+	VP_ALLOC_OK(self->fd, 1000, 0, &v, "the victim");
 	c->victim = v.handle;
 	c->size = 1000;
 	run(_metadata, &op, c, 0);	/* FREE allocates nothing: no fault to inject */
-	EXPECT_POOL(self->fd, 0, "after the sweep",
-		    .allocations = 1, .bytes_in_use = 1000, .padding = 24,
-		    .reserved_bytes = 64 * KiB, .pages = 1, .pages_peak = 1,
-		    .largest_alloc = 1000);
+	VP_EXPECT_POOL(self->fd, 0, "after the sweep",
+		       .allocations = 1, .bytes_in_use = 1000, .padding = 24,
+		       .reserved_bytes = 64 * KiB, .pages = 1, .pages_peak = 1,
+		       .largest_alloc = 1000);
 	ctx_end(_metadata, c);
 }
 
@@ -458,7 +456,7 @@ static int cleanup_succeeded(void *p, char *why, size_t len)
 	if (vp_snap_take_why(c->fd, &c->after, why, len))
 		return -1;
 	if (c->after.pools[0].pages != 0 ||
-	    c->after.vram_in_use + vpa_bo_bytes(c->page_size) != c->before.vram_in_use) {
+	    c->after.vram_in_use + vp_bo_bytes(c->page_size) != c->before.vram_in_use) {
 		snprintf(why, len, "pool 0 holds %" PRIu64 " pages, the client %" PRIu64
 			 " bytes of VRAM, before %" PRIu64, (uint64_t)c->after.pools[0].pages,
 			 c->after.vram_in_use, c->before.vram_in_use);
@@ -478,7 +476,7 @@ static int cleanup_succeeded(void *p, char *why, size_t len)
 
 TEST_F_TIMEOUT(afault, cleanup, VP_FAULT_TIMEOUT)
 {
-	struct drm_vrampool_pool_entry e = vpa_sliced(64 * KiB, VPA_ABSENT, VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_sliced(64 * KiB, VP_ABSENT, VP_ABSENT);
 	struct vp_fault_op op = {
 		.name = "CLEANUP",
 		.call = cleanup_call,
@@ -489,12 +487,12 @@ TEST_F_TIMEOUT(afault, cleanup, VP_FAULT_TIMEOUT)
 	struct ctx *c = ctx_new(_metadata, self, &e, 1, "sliced{64 KiB}");
 
 	map_persistent(_metadata, c);
-	ALLOC_OK(self->fd, 1000, 0, &a, "a slice");
-	FREE_OK(self->fd, a.handle, "the slice: its page is free");
+	VP_ALLOC_OK(self->fd, 1000, 0, &a, "a slice");
+	VP_FREE_OK(self->fd, a.handle, "the slice: its page is free");
 	c->page_size = 64 * KiB;
 	run(_metadata, &op, c, 0);	/* CLEANUP allocates nothing: no fault to inject */
-	EXPECT_PAGES(self->fd, 0, "after the sweep: a free page", 1, 64 * KiB);
-	EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "the persistent one", 1, MAP_SIZE);
+	VP_EXPECT_PAGES(self->fd, 0, "after the sweep: a free page", 1, 64 * KiB);
+	VP_EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "the persistent one", 1, MAP_SIZE);
 	ctx_end(_metadata, c);
 }
 
@@ -504,7 +502,7 @@ static int install_call(void *p)
 {
 	struct ctx *c = p;
 
-	return vpa_install(c->fd, c->entries, c->count, &c->ins);
+	return vp_install_list(c->fd, c->entries, c->count, &c->ins);
 }
 
 static int install_unchanged(void *p, char *why, size_t len)
@@ -545,7 +543,7 @@ static int install_succeeded(void *p, char *why, size_t len)
 	}
 	if (data_intact(c, why, len))
 		return -1;
-	ret = vpa_install(c->fd, c->restore, c->restore_count, &back);
+	ret = vp_install_list(c->fd, c->restore, c->restore_count, &back);
 	if (ret) {
 		snprintf(why, len, "installing the old layout again: %s", strerror(-ret));
 		return -1;
@@ -555,11 +553,11 @@ static int install_succeeded(void *p, char *why, size_t len)
 
 TEST_F_TIMEOUT(afault, install_with_persistent_allocations, VP_FAULT_TIMEOUT)
 {
-	struct drm_vrampool_pool_entry one = vpa_direct(VPA_ABSENT);
+	struct drm_vrampool_pool_entry one = vp_direct(VP_ABSENT);
 	struct drm_vrampool_pool_entry three[3] = {
-		vpa_sliced(64 * KiB, VPA_ABSENT, 1 * MiB),
-		vpa_exclusive(1 * MiB, 100),
-		vpa_direct(4 * MiB),
+		vp_sliced(64 * KiB, VP_ABSENT, 1 * MiB),
+		vp_exclusive(1 * MiB, 100),
+		vp_direct(4 * MiB),
 	};
 	struct vp_fault_op op = {
 		.name = "POOL_INSTALL with persistent allocations",
@@ -571,19 +569,19 @@ TEST_F_TIMEOUT(afault, install_with_persistent_allocations, VP_FAULT_TIMEOUT)
 	struct ctx *c = ctx_new(_metadata, self, &one, 1, "direct{}");
 
 	map_persistent(_metadata, c);
-	ALLOC_OK(self->fd, 100, DRM_VRAMPOOL_ALLOC_PERSISTENT, &small, "another persistent");
+	VP_ALLOC_OK(self->fd, 100, DRM_VRAMPOOL_ALLOC_PERSISTENT, &small, "another persistent");
 	c->entries = three;
 	c->count = 3;
 	c->restore = &one;
 	c->restore_count = 1;
 	run(_metadata, &op, c, 2);
 
-	EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "after the sweep",
-		    .allocations = 2, .bytes_in_use = MAP_SIZE + 100, .padding = 156,
-		    .reserved_bytes = MAP_SIZE + 256, .pages = 2, .pages_peak = 2,
-		    .largest_alloc = MAP_SIZE);
+	VP_EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "after the sweep",
+		       .allocations = 2, .bytes_in_use = MAP_SIZE + 100, .padding = 156,
+		       .reserved_bytes = MAP_SIZE + 256, .pages = 2, .pages_peak = 2,
+		       .largest_alloc = MAP_SIZE);
 	EXPECT_EQ(-1, vp_check_pattern(c->map, MAP_SIZE, SEED, 0));
-	FREE_OK(self->fd, small.handle, "the other persistent allocation");
+	VP_FREE_OK(self->fd, small.handle, "the other persistent allocation");
 	ctx_end(_metadata, c);
 }
 

@@ -21,7 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "vrampool_alloc_util.h"
+#include "vrampool_test_harness.h"
 
 #define WORKERS		4
 #define ROUNDS		100
@@ -153,17 +153,17 @@ static void *allocator(void *p)
 static void *meddler(void *p)
 {
 	struct worker *w = p;
-	struct drm_vrampool_pool_entry e = vpa_direct(VPA_ABSENT);
-	struct drm_vrampool_pool_status st[VPA_MAX_STATUS];
+	struct drm_vrampool_pool_entry e = vp_direct(VP_ABSENT);
 	struct drm_vrampool_pool_install ins;
+	struct vp_snap s;
 	int ret, n = 0;
 
 	while (!*w->stop) {
 		ret = vp_cleanup(w->fd);
 		if (ret)
 			fail(w, "CLEANUP: %s", strerror(-ret));
-		ret = vpa_query(w->fd, st, VPA_MAX_STATUS, NULL);
-		if (ret < 0)
+		ret = vp_snap_take(w->fd, &s);
+		if (ret)
 			fail(w, "POOL_QUERY: %s", strerror(-ret));
 		/* TEST_ONLY: never swaps, EBUSY while allocations live. */
 		vp_req_list(&ins, &e, 1, DRM_VRAMPOOL_INSTALL_TEST_ONLY);
@@ -212,33 +212,35 @@ static void run_workers(struct __test_metadata *_metadata, struct worker *w, int
 static void install_stress_layout(struct __test_metadata *_metadata, int fd)
 {
 	struct drm_vrampool_pool_entry e[4] = {
-		vpa_exclusive(0, VPA_ABSENT),
-		vpa_sliced(256 * KiB, 64 * KiB, VPA_ABSENT),
-		vpa_exclusive(1 * MiB, 50),
-		vpa_direct(4 * MiB),
+		vp_exclusive(0, VP_ABSENT),
+		vp_sliced(256 * KiB, 64 * KiB, VP_ABSENT),
+		vp_exclusive(1 * MiB, 50),
+		vp_direct(4 * MiB),
 	};
 
-	INSTALL_OK(fd, e, 4, "the stress layout");
+	VP_INSTALL_OK(fd, e, 4, "the stress layout");
 }
 
 /* Every pool of @fd holds no allocation, and a cleanup empties it. */
 static void expect_empty(struct __test_metadata *_metadata, int fd, const char *who)
 {
-	struct drm_vrampool_pool_status st[VPA_MAX_STATUS];
-	struct drm_vrampool_pool_query q = { 0 };
-	int n, i;
+	struct vp_snap s;
+	const struct drm_vrampool_pool_status *st = s.pools;
+	uint32_t i;
+	int ret;
 
 	ASSERT_EQ(0, vp_cleanup(fd));
-	n = vpa_query(fd, st, VPA_MAX_STATUS, &q);
-	ASSERT_LT(0, n) TH_LOG("%s: POOL_QUERY: %s", who, strerror(-n));
-	for (i = 0; i < n; i++) {
+	ret = vp_snap_take(fd, &s);
+	ASSERT_EQ(0, ret) TH_LOG("%s: POOL_QUERY: %s", who, strerror(-ret));
+	ASSERT_LT(0u, s.count) TH_LOG("%s: POOL_QUERY: no pool", who);
+	for (i = 0; i < s.count; i++) {
 		EXPECT_EQ(0u, st[i].allocations) TH_LOG("%s: pool %u", who, st[i].index);
 		EXPECT_EQ(0u, st[i].bytes_in_use) TH_LOG("%s: pool %u", who, st[i].index);
 		EXPECT_EQ(0u, st[i].padding) TH_LOG("%s: pool %u", who, st[i].index);
 		EXPECT_EQ(0u, st[i].pages) TH_LOG("%s: pool %u", who, st[i].index);
 		EXPECT_EQ(0u, st[i].reserved_bytes) TH_LOG("%s: pool %u", who, st[i].index);
 	}
-	EXPECT_EQ(0u, q.vram_in_use) TH_LOG("%s", who);
+	EXPECT_EQ(0u, s.vram_in_use) TH_LOG("%s", who);
 }
 
 /* Threads sharing one client: slices of the same pages, one lock. */
@@ -255,7 +257,7 @@ TEST_F_TIMEOUT(stress, threads_sharing_a_client, STRESS_TIMEOUT)
 	}
 	run_workers(_metadata, w, WORKERS + 1);
 	expect_empty(_metadata, self->fd, "the shared client");
-	EXPECT_EQ(self->vram_start, vpa_vram(self->fd));
+	EXPECT_EQ(self->vram_start, vp_vram_in_use(self->fd));
 }
 
 /* A client per thread: the device's VRAM shared, each with a meddler. */
@@ -278,7 +280,7 @@ TEST_F_TIMEOUT(stress, a_client_per_thread, STRESS_TIMEOUT)
 		expect_empty(_metadata, w[i].fd, "a client of its own");
 		close(w[i].fd);
 	}
-	EXPECT_EQ(self->vram_start, vpa_vram(self->fd));
+	EXPECT_EQ(self->vram_start, vp_vram_in_use(self->fd));
 }
 
 TEST_HARNESS_MAIN

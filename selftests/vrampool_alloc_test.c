@@ -19,7 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "vrampool_alloc_util.h"
+#include "vrampool_test_harness.h"
 #include "vrampool.h"
 
 FIXTURE(alloc) {
@@ -35,8 +35,8 @@ VP_BACKEND_VARIANTS(alloc);
 FIXTURE_SETUP(alloc)
 {
 	self->fd = vp_setup_open_first(_metadata, variant->backend, &self->dev);
-	vpa_require_alignment(_metadata, self->fd, &self->dev, 256,
-			      "these tests expect the default alignment of 256");
+	vp_require_alignment(_metadata, self->fd, &self->dev, 256,
+			     "these tests expect the default alignment of 256");
 	ASSERT_EQ(0, vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_VRAM_SIZE, &self->vram_size));
 	ASSERT_EQ(0, vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_MAX_PAGE_SIZE, &self->max_page));
 	ASSERT_EQ(0, vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_VRAM_IN_USE, &self->vram_start));
@@ -80,17 +80,20 @@ TEST_F(alloc, map_write_read_free)
 static void expect_nothing_allocated(struct __test_metadata *_metadata, int fd,
 				     uint64_t vram_start, const char *when)
 {
-	struct drm_vrampool_pool_status st[VPA_MAX_STATUS];
-	int n, i;
+	struct vp_snap s;
+	const struct drm_vrampool_pool_status *st = s.pools;
+	uint32_t i;
+	int ret;
 
-	n = vpa_query(fd, st, VPA_MAX_STATUS, NULL);
-	ASSERT_LT(0, n) TH_LOG("%s: POOL_QUERY: %s", when, strerror(-n));
-	for (i = 0; i < n; i++) {
+	ret = vp_snap_take(fd, &s);
+	ASSERT_EQ(0, ret) TH_LOG("%s: POOL_QUERY: %s", when, strerror(-ret));
+	ASSERT_LT(0u, s.count) TH_LOG("%s: POOL_QUERY: no pool", when);
+	for (i = 0; i < s.count; i++) {
 		EXPECT_EQ(0u, st[i].allocations) TH_LOG("%s: pool %u", when, st[i].index);
 		EXPECT_EQ(0u, st[i].pages) TH_LOG("%s: pool %u", when, st[i].index);
 		EXPECT_EQ(0u, st[i].pages_peak) TH_LOG("%s: pool %u", when, st[i].index);
 	}
-	EXPECT_EQ(vram_start, vpa_vram(fd)) TH_LOG("%s: VRAM in use", when);
+	EXPECT_EQ(vram_start, vp_vram_in_use(fd)) TH_LOG("%s: VRAM in use", when);
 }
 
 /* ALLOC: unknown flags, non-zero pad, pad2, reserved -> EINVAL, nothing made. */
@@ -108,19 +111,23 @@ TEST_F(alloc, alloc_rejects_malformed_requests)
 	memset(&a, 0, sizeof(a));
 	a.size = 1000;
 	a.pad = 1;
-	EXPECT_EQ(-EINVAL, vpa_alloc_raw(self->fd, &a)) TH_LOG("pad 1");
+	EXPECT_EQ(-EINVAL, vp_ioctl(self->fd, DRM_IOCTL_VRAMPOOL_ALLOC, &a))
+		TH_LOG("pad 1");
 	memset(&a, 0, sizeof(a));
 	a.size = 1000;
 	a.pad2 = 1;
-	EXPECT_EQ(-EINVAL, vpa_alloc_raw(self->fd, &a)) TH_LOG("pad2 1");
+	EXPECT_EQ(-EINVAL, vp_ioctl(self->fd, DRM_IOCTL_VRAMPOOL_ALLOC, &a))
+		TH_LOG("pad2 1");
 	memset(&a, 0, sizeof(a));
 	a.size = 1000;
 	a.reserved[0] = 1;
-	EXPECT_EQ(-EINVAL, vpa_alloc_raw(self->fd, &a)) TH_LOG("reserved[0] 1");
+	EXPECT_EQ(-EINVAL, vp_ioctl(self->fd, DRM_IOCTL_VRAMPOOL_ALLOC, &a))
+		TH_LOG("reserved[0] 1");
 	memset(&a, 0, sizeof(a));
 	a.size = 1000;
 	a.reserved[1] = 1ULL << 63;
-	EXPECT_EQ(-EINVAL, vpa_alloc_raw(self->fd, &a)) TH_LOG("reserved[1] 2^63");
+	EXPECT_EQ(-EINVAL, vp_ioctl(self->fd, DRM_IOCTL_VRAMPOOL_ALLOC, &a))
+		TH_LOG("reserved[1] 2^63");
 	expect_nothing_allocated(_metadata, self->fd, self->vram_start, "after refused ALLOCs");
 
 	/* Output fields the caller left set are no input: they are overwritten. */
@@ -130,7 +137,7 @@ TEST_F(alloc, alloc_rejects_malformed_requests)
 	a.pool = 9;
 	a.offset = 12345;
 	a.error.code = DRM_VRAMPOOL_ERR_OUT_OF_MEMORY;
-	ASSERT_EQ(0, vpa_alloc_raw(self->fd, &a));
+	ASSERT_EQ(0, vp_ioctl(self->fd, DRM_IOCTL_VRAMPOOL_ALLOC, &a));
 	EXPECT_EQ(1u, a.handle) TH_LOG("the first handle of a new file is 1");
 	EXPECT_EQ(0u, a.error.code);
 	EXPECT_EQ(0u, a.offset);
@@ -148,24 +155,24 @@ TEST_F(alloc, free_rejects_bad_requests_and_unknown_handles)
 	struct vrampool_error err;
 	char msg[160], want[160];
 
-	ALLOC_OK(self->fd, 1000, 0, &a, "1000");
-	ASSERT_EQ(0, vpa_pool(self->fd, a.pool, &st));
+	VP_ALLOC_OK(self->fd, 1000, 0, &a, "1000");
+	ASSERT_EQ(0, vp_pool(self->fd, a.pool, &st));
 	ASSERT_EQ(1u, st.allocations);
 
 	f = (struct drm_vrampool_free){ .handle = a.handle, .flags = 1 };
-	EXPECT_EQ(-EINVAL, vpa_free_raw(self->fd, &f)) TH_LOG("flags 1");
+	EXPECT_EQ(-EINVAL, vp_ioctl(self->fd, DRM_IOCTL_VRAMPOOL_FREE, &f)) TH_LOG("flags 1");
 	f = (struct drm_vrampool_free){ .handle = a.handle, .flags = 0x80000000u };
-	EXPECT_EQ(-EINVAL, vpa_free_raw(self->fd, &f)) TH_LOG("flags 2^31");
+	EXPECT_EQ(-EINVAL, vp_ioctl(self->fd, DRM_IOCTL_VRAMPOOL_FREE, &f)) TH_LOG("flags 2^31");
 	f = (struct drm_vrampool_free){ .handle = a.handle, .reserved = 1 };
-	EXPECT_EQ(-EINVAL, vpa_free_raw(self->fd, &f)) TH_LOG("reserved 1");
-	ASSERT_EQ(0, vpa_pool(self->fd, a.pool, &st));
+	EXPECT_EQ(-EINVAL, vp_ioctl(self->fd, DRM_IOCTL_VRAMPOOL_FREE, &f)) TH_LOG("reserved 1");
+	ASSERT_EQ(0, vp_pool(self->fd, a.pool, &st));
 	EXPECT_EQ(1u, st.allocations) TH_LOG("a refused FREE freed the allocation");
 
 	EXPECT_EQ(-ENOENT, vp_free(self->fd, 0)) TH_LOG("handle 0 is never issued");
 	EXPECT_EQ(-ENOENT, vp_free(self->fd, a.handle + 1)) TH_LOG("the next handle");
 	EXPECT_EQ(-ENOENT, vp_free(self->fd, 123456)) TH_LOG("a never-issued handle");
 	EXPECT_EQ(-ENOENT, vp_free(self->fd, UINT32_MAX)) TH_LOG("handle 2^32 - 1");
-	ASSERT_EQ(0, vpa_pool(self->fd, a.pool, &st));
+	ASSERT_EQ(0, vp_pool(self->fd, a.pool, &st));
 	EXPECT_EQ(1u, st.allocations);
 
 	EXPECT_EQ(0, vp_free(self->fd, a.handle));
@@ -184,26 +191,26 @@ TEST_F(alloc, free_rejects_bad_requests_and_unknown_handles)
 /* CLEANUP: non-zero flags, pad or reserved -> EINVAL and nothing released. */
 TEST_F(alloc, cleanup_rejects_malformed_requests)
 {
-	struct drm_vrampool_pool_entry e = vpa_sliced(4096, VPA_ABSENT, VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_sliced(4096, VP_ABSENT, VP_ABSENT);
 	struct drm_vrampool_cleanup c;
 	struct drm_vrampool_alloc a;
 
-	INSTALL_OK(self->fd, &e, 1, "sliced{4096}");
-	ALLOC_OK(self->fd, 100, 0, &a, "100");
-	FREE_OK(self->fd, a.handle, "100");
-	EXPECT_PAGES(self->fd, 0, "a free page", 1, 4096);
+	VP_INSTALL_OK(self->fd, &e, 1, "sliced{4096}");
+	VP_ALLOC_OK(self->fd, 100, 0, &a, "100");
+	VP_FREE_OK(self->fd, a.handle, "100");
+	VP_EXPECT_PAGES(self->fd, 0, "a free page", 1, 4096);
 
 	c = (struct drm_vrampool_cleanup){ .flags = 1 };
-	EXPECT_EQ(-EINVAL, vpa_cleanup_raw(self->fd, &c)) TH_LOG("flags 1");
+	EXPECT_EQ(-EINVAL, vp_ioctl(self->fd, DRM_IOCTL_VRAMPOOL_CLEANUP, &c)) TH_LOG("flags 1");
 	c = (struct drm_vrampool_cleanup){ .pad = 1 };
-	EXPECT_EQ(-EINVAL, vpa_cleanup_raw(self->fd, &c)) TH_LOG("pad 1");
+	EXPECT_EQ(-EINVAL, vp_ioctl(self->fd, DRM_IOCTL_VRAMPOOL_CLEANUP, &c)) TH_LOG("pad 1");
 	c = (struct drm_vrampool_cleanup){ .reserved = 1 };
-	EXPECT_EQ(-EINVAL, vpa_cleanup_raw(self->fd, &c)) TH_LOG("reserved 1");
-	EXPECT_PAGES(self->fd, 0, "after refused CLEANUPs", 1, 4096);
+	EXPECT_EQ(-EINVAL, vp_ioctl(self->fd, DRM_IOCTL_VRAMPOOL_CLEANUP, &c)) TH_LOG("reserved 1");
+	VP_EXPECT_PAGES(self->fd, 0, "after refused CLEANUPs", 1, 4096);
 
 	EXPECT_EQ(0, vp_cleanup(self->fd));
-	EXPECT_PAGES(self->fd, 0, "after the CLEANUP", 0, 0);
-	EXPECT_EQ(self->vram_start, vpa_vram(self->fd));
+	VP_EXPECT_PAGES(self->fd, 0, "after the CLEANUP", 0, 0);
+	EXPECT_EQ(self->vram_start, vp_vram_in_use(self->fd));
 }
 
 /* ---- VRAM exhaustion ------------------------------------------------------- */
@@ -218,7 +225,7 @@ static int fill_vram(struct __test_metadata *_metadata, int fd, uint32_t *handle
 	int n;
 
 	for (n = 0; n < want && n < max; n++) {
-		ALLOC_OK(fd, FILL, 0, &a, "filling VRAM");
+		VP_ALLOC_OK(fd, FILL, 0, &a, "filling VRAM");
 		handles[n] = a.handle;
 	}
 	return n;
@@ -232,7 +239,7 @@ static int fill_vram(struct __test_metadata *_metadata, int fd, uint32_t *handle
  */
 TEST_F(alloc, out_of_memory_when_vram_is_full)
 {
-	struct drm_vrampool_pool_entry e = vpa_direct(VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_direct(VP_ABSENT);
 	uint32_t handles[64];
 	struct drm_vrampool_alloc a;
 	struct vrampool_error err;
@@ -244,15 +251,15 @@ TEST_F(alloc, out_of_memory_when_vram_is_full)
 	want = (int)(self->vram_size / FILL);
 	ASSERT_GE((int)ARRAY_SIZE(handles), want);
 
-	INSTALL_OK(self->fd, &e, 1, "direct{}");
-	EXPECT_EQ(-ENOSPC, vp_alloc(self->fd, self->vram_size + VPA_CPU_PAGE, 0, &a))
+	VP_INSTALL_OK(self->fd, &e, 1, "direct{}");
+	EXPECT_EQ(-ENOSPC, vp_alloc(self->fd, self->vram_size + VP_CPU_PAGE, 0, &a))
 		TH_LOG("more than the whole VRAM");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, a.error.code);
-	EXPECT_EQ(self->vram_size + VPA_CPU_PAGE, a.error.size);
+	EXPECT_EQ(self->vram_size + VP_CPU_PAGE, a.error.size);
 
 	n = fill_vram(_metadata, self->fd, handles, ARRAY_SIZE(handles), want);
 	ASSERT_EQ(want, n);
-	EXPECT_EQ(self->vram_size, vpa_vram(self->fd));
+	EXPECT_EQ(self->vram_size, vp_vram_in_use(self->fd));
 
 	EXPECT_EQ(-ENOSPC, vp_alloc(self->fd, FILL, 0, &a)) TH_LOG("VRAM is full");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, a.error.code);
@@ -268,15 +275,15 @@ TEST_F(alloc, out_of_memory_when_vram_is_full)
 	EXPECT_EQ(-ENOSPC, vp_alloc(self->fd, 1, 0, &a)) TH_LOG("not even one byte");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, a.error.code);
 	EXPECT_EQ(1u, a.error.size);
-	EXPECT_POOL(self->fd, 0, "after the refused requests",
-		    .allocations = (uint64_t)want, .bytes_in_use = self->vram_size, .padding = 0,
-		    .reserved_bytes = self->vram_size, .pages = (uint64_t)want,
-		    .pages_peak = (uint64_t)want, .largest_alloc = FILL);
+	VP_EXPECT_POOL(self->fd, 0, "after the refused requests",
+		       .allocations = (uint64_t)want, .bytes_in_use = self->vram_size, .padding = 0,
+		       .reserved_bytes = self->vram_size, .pages = (uint64_t)want,
+		       .pages_peak = (uint64_t)want, .largest_alloc = FILL);
 
 	/* A freed buffer of the same size serves the next request again. */
-	FREE_OK(self->fd, handles[0], "one 8 MiB buffer");
-	ALLOC_OK(self->fd, FILL, 0, &a, "8 MiB in the freed buffer");
-	EXPECT_EQ(self->vram_size, vpa_vram(self->fd));
+	VP_FREE_OK(self->fd, handles[0], "one 8 MiB buffer");
+	VP_ALLOC_OK(self->fd, FILL, 0, &a, "8 MiB in the freed buffer");
+	EXPECT_EQ(self->vram_size, vp_vram_in_use(self->fd));
 }
 
 /*
@@ -289,7 +296,7 @@ TEST_F(alloc, out_of_memory_when_vram_is_full)
 TEST_F(alloc, out_of_memory_cleans_up_and_retries_first)
 {
 	struct drm_vrampool_pool_entry e[2] = {
-		vpa_sliced(16 * MiB, 1 * MiB, VPA_ABSENT), vpa_direct(VPA_ABSENT),
+		vp_sliced(16 * MiB, 1 * MiB, VP_ABSENT), vp_direct(VP_ABSENT),
 	};
 	uint32_t handles[64];
 	struct drm_vrampool_alloc a, p;
@@ -299,37 +306,38 @@ TEST_F(alloc, out_of_memory_cleans_up_and_retries_first)
 	want = (int)((self->vram_size - 24 * MiB) / FILL);
 	ASSERT_GE((int)ARRAY_SIZE(handles), want + 3);
 
-	INSTALL_OK(self->fd, e, 2, "sliced{16 MiB, max_slice 1 MiB}, direct{}");
-	ALLOC_OK(self->fd, 4096, 0, &a, "a slice");
+	VP_INSTALL_OK(self->fd, e, 2, "sliced{16 MiB, max_slice 1 MiB}, direct{}");
+	VP_ALLOC_OK(self->fd, 4096, 0, &a, "a slice");
 	EXPECT_EQ(0u, a.pool);
-	FREE_OK(self->fd, a.handle, "the slice");
-	ALLOC_OK(self->fd, FILL, DRM_VRAMPOOL_ALLOC_PERSISTENT, &p, "8 MiB persistent");
-	FREE_OK(self->fd, p.handle, "8 MiB persistent");
-	EXPECT_PAGES(self->fd, 0, "a free sliced page", 1, 16 * MiB);
-	EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "a free persistent buffer", 1, FILL);
+	VP_FREE_OK(self->fd, a.handle, "the slice");
+	VP_ALLOC_OK(self->fd, FILL, DRM_VRAMPOOL_ALLOC_PERSISTENT, &p, "8 MiB persistent");
+	VP_FREE_OK(self->fd, p.handle, "8 MiB persistent");
+	VP_EXPECT_PAGES(self->fd, 0, "a free sliced page", 1, 16 * MiB);
+	VP_EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "a free persistent buffer", 1,
+			FILL);
 
 	n = fill_vram(_metadata, self->fd, handles, ARRAY_SIZE(handles), want);
 	ASSERT_EQ(want, n);
-	EXPECT_EQ(self->vram_size, vpa_vram(self->fd)) TH_LOG("VRAM must be full now");
+	EXPECT_EQ(self->vram_size, vp_vram_in_use(self->fd)) TH_LOG("VRAM must be full now");
 
 	for (i = 0; i < 3; i++) {
-		ALLOC_OK(self->fd, FILL, 0, &a, "8 MiB on a full VRAM, after the cleanup");
+		VP_ALLOC_OK(self->fd, FILL, 0, &a, "8 MiB on a full VRAM, after the cleanup");
 		EXPECT_EQ(1u, a.pool);
 		if (i == 0) {
-			EXPECT_PAGES(self->fd, 0, "the kernel's cleanup released the free page",
-				     0, 0);
-			EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL,
-				     "and the free persistent buffer", 0, 0);
+			VP_EXPECT_PAGES(self->fd, 0, "the kernel's cleanup released the free page",
+					0, 0);
+			VP_EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL,
+					"and the free persistent buffer", 0, 0);
 		}
 	}
 	EXPECT_EQ(-ENOSPC, vp_alloc(self->fd, FILL, 0, &a));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, a.error.code);
 	EXPECT_EQ(FILL, a.error.size);
-	EXPECT_POOL(self->fd, 1, "the live buffers were left alone",
-		    .allocations = (uint64_t)want + 3, .bytes_in_use = ((uint64_t)want + 3) * FILL,
-		    .padding = 0, .reserved_bytes = ((uint64_t)want + 3) * FILL,
-		    .pages = (uint64_t)want + 3, .pages_peak = (uint64_t)want + 3,
-		    .largest_alloc = FILL);
+	VP_EXPECT_POOL(self->fd, 1, "the live buffers were left alone",
+		       .allocations = (uint64_t)want + 3,
+		       .bytes_in_use = ((uint64_t)want + 3) * FILL, .padding = 0, .reserved_bytes = ((uint64_t)want + 3) * FILL,
+		       .pages = (uint64_t)want + 3, .pages_peak = (uint64_t)want + 3,
+		       .largest_alloc = FILL);
 }
 
 /*
@@ -341,7 +349,7 @@ TEST_F(alloc, out_of_memory_cleans_up_and_retries_first)
 TEST_F(alloc, out_of_memory_after_a_full_capped_pool)
 {
 	struct drm_vrampool_pool_entry e[2] = {
-		vpa_sliced(FILL, VPA_ABSENT, FILL), vpa_direct(VPA_ABSENT),
+		vp_sliced(FILL, VP_ABSENT, FILL), vp_direct(VP_ABSENT),
 	};
 	uint32_t handles[64];
 	struct drm_vrampool_alloc a;
@@ -351,12 +359,12 @@ TEST_F(alloc, out_of_memory_after_a_full_capped_pool)
 	want = (int)(self->vram_size / FILL) - 1;
 	ASSERT_GE((int)ARRAY_SIZE(handles), want);
 
-	INSTALL_OK(self->fd, e, 2, "sliced{8 MiB, cap 8 MiB}, direct{}");
-	ALLOC_OK(self->fd, FILL, 0, &a, "the capped pool's only page");
+	VP_INSTALL_OK(self->fd, e, 2, "sliced{8 MiB, cap 8 MiB}, direct{}");
+	VP_ALLOC_OK(self->fd, FILL, 0, &a, "the capped pool's only page");
 	EXPECT_EQ(0u, a.pool);
 	n = fill_vram(_metadata, self->fd, handles, ARRAY_SIZE(handles), want);
 	ASSERT_EQ(want, n);
-	EXPECT_EQ(self->vram_size, vpa_vram(self->fd));
+	EXPECT_EQ(self->vram_size, vp_vram_in_use(self->fd));
 
 	EXPECT_EQ(-ENOSPC, vp_alloc(self->fd, FILL, 0, &a));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, a.error.code);
@@ -379,51 +387,51 @@ TEST_F(alloc, persistent_pool_reuses_by_exact_size)
 	struct drm_vrampool_alloc a, b, c, big;
 	uint64_t big_size = self->max_page + 4 * MiB;
 
-	ALLOC_OK(self->fd, 1000, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "1000 persistent");
+	VP_ALLOC_OK(self->fd, 1000, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "1000 persistent");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_POOL, a.pool);
 	EXPECT_EQ(0u, a.page);
 	EXPECT_EQ(0u, a.offset);
 	EXPECT_EQ(24u, a.padding);
 	EXPECT_EQ(1024u, a.page_size);
 	EXPECT_NE(0u, a.mmap_offset);
-	FREE_OK(self->fd, a.handle, "1000 persistent");
-	EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "freed, kept", 1, 1024);
+	VP_FREE_OK(self->fd, a.handle, "1000 persistent");
+	VP_EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "freed, kept", 1, 1024);
 
-	ALLOC_OK(self->fd, 1010, DRM_VRAMPOOL_ALLOC_PERSISTENT, &b, "1010 persistent");
+	VP_ALLOC_OK(self->fd, 1010, DRM_VRAMPOOL_ALLOC_PERSISTENT, &b, "1010 persistent");
 	EXPECT_EQ(a.page, b.page);
 	EXPECT_EQ(a.mmap_offset, b.mmap_offset);
 	EXPECT_EQ(14u, b.padding) TH_LOG("the padding of 1010, not the stale 24");
-	ALLOC_OK(self->fd, 1100, DRM_VRAMPOOL_ALLOC_PERSISTENT, &c, "1100 persistent");
+	VP_ALLOC_OK(self->fd, 1100, DRM_VRAMPOOL_ALLOC_PERSISTENT, &c, "1100 persistent");
 	EXPECT_EQ(1u, c.page);
 	EXPECT_EQ(1280u, c.page_size);
-	EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "1010 and 1100",
-		    .allocations = 2, .bytes_in_use = 2110, .padding = 194,
-		    .reserved_bytes = 2304, .pages = 2, .pages_peak = 2,
-		    .largest_alloc = 1100);
+	VP_EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "1010 and 1100",
+		       .allocations = 2, .bytes_in_use = 2110, .padding = 194,
+		       .reserved_bytes = 2304, .pages = 2, .pages_peak = 2,
+		       .largest_alloc = 1100);
 
 	/* Larger than the max page size: the persistent pool has no limit. */
-	ALLOC_OK(self->fd, big_size, DRM_VRAMPOOL_ALLOC_PERSISTENT, &big, "above max_page_size");
+	VP_ALLOC_OK(self->fd, big_size, DRM_VRAMPOOL_ALLOC_PERSISTENT, &big, "above max_page_size");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_POOL, big.pool);
 	EXPECT_EQ(big_size, big.page_size);
-	FREE_OK(self->fd, big.handle, "above max_page_size");
+	VP_FREE_OK(self->fd, big.handle, "above max_page_size");
 
-	FREE_OK(self->fd, b.handle, "1010");
-	FREE_OK(self->fd, c.handle, "1100");
-	EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "all free, all kept", 3,
-		     2304 + big_size);
+	VP_FREE_OK(self->fd, b.handle, "1010");
+	VP_FREE_OK(self->fd, c.handle, "1100");
+	VP_EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "all free, all kept", 3,
+			2304 + big_size);
 	ASSERT_EQ(0, vp_cleanup(self->fd));
-	EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "after the cleanup",
-		    .allocations = 0, .bytes_in_use = 0, .padding = 0,
-		    .reserved_bytes = 0, .pages = 0, .pages_peak = 3,
-		    .largest_alloc = big_size);
-	EXPECT_EQ(self->vram_start, vpa_vram(self->fd));
+	VP_EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "after the cleanup",
+		       .allocations = 0, .bytes_in_use = 0, .padding = 0,
+		       .reserved_bytes = 0, .pages = 0, .pages_peak = 3,
+		       .largest_alloc = big_size);
+	EXPECT_EQ(self->vram_start, vp_vram_in_use(self->fd));
 }
 
 static uint32_t query_mode(struct __test_metadata *_metadata, int fd)
 {
 	struct drm_vrampool_pool_query q;
 
-	EXPECT_EQ(0, vpa_query_head(fd, &q));
+	EXPECT_EQ(0, vp_query_head(fd, &q));
 	return q.persistent_mode;
 }
 
@@ -441,62 +449,62 @@ TEST_F(alloc, persistent_modes)
 	uint32_t old = 99;
 
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_ENABLED, query_mode(_metadata, self->fd));
-	ALLOC_OK(self->fd, 1000, DRM_VRAMPOOL_ALLOC_PERSISTENT, &p, "the 1024 bucket");
-	ALLOC_OK(self->fd, 1010, 0, &a, "automatic, ENABLED");
+	VP_ALLOC_OK(self->fd, 1000, DRM_VRAMPOOL_ALLOC_PERSISTENT, &p, "the 1024 bucket");
+	VP_ALLOC_OK(self->fd, 1010, 0, &a, "automatic, ENABLED");
 	EXPECT_NE((uint32_t)DRM_VRAMPOOL_PERSISTENT_POOL, a.pool);
-	FREE_OK(self->fd, a.handle, "automatic");
+	VP_FREE_OK(self->fd, a.handle, "automatic");
 
-	ASSERT_EQ(0, vpa_set_mode(self->fd, DRM_VRAMPOOL_PERSISTENT_SIZE_MATCH, &old));
+	ASSERT_EQ(0, vp_set_persistent_mode(self->fd, DRM_VRAMPOOL_PERSISTENT_SIZE_MATCH, &old));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_ENABLED, old);
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_SIZE_MATCH, query_mode(_metadata, self->fd));
-	ALLOC_OK(self->fd, 1010, 0, &a, "1010, SIZE_MATCH: the bucket exists");
+	VP_ALLOC_OK(self->fd, 1010, 0, &a, "1010, SIZE_MATCH: the bucket exists");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_POOL, a.pool);
 	EXPECT_EQ(1u, a.page) TH_LOG("the bucket's buffer is live: a new one");
-	FREE_OK(self->fd, a.handle, "1010");
-	ALLOC_OK(self->fd, 2000, 0, &a, "2000, SIZE_MATCH: no 2048 bucket");
+	VP_FREE_OK(self->fd, a.handle, "1010");
+	VP_ALLOC_OK(self->fd, 2000, 0, &a, "2000, SIZE_MATCH: no 2048 bucket");
 	EXPECT_NE((uint32_t)DRM_VRAMPOOL_PERSISTENT_POOL, a.pool);
-	ALLOC_OK(self->fd, 1020, 0, &b, "1020, SIZE_MATCH: reuses the free buffer");
+	VP_ALLOC_OK(self->fd, 1020, 0, &b, "1020, SIZE_MATCH: reuses the free buffer");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_POOL, b.pool);
 	EXPECT_EQ(1u, b.page);
 	EXPECT_EQ(4u, b.padding);
-	FREE_OK(self->fd, a.handle, "2000");
-	FREE_OK(self->fd, b.handle, "1020");
-	ALLOC_OK(self->fd, 2000, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "2000 asked persistent");
+	VP_FREE_OK(self->fd, a.handle, "2000");
+	VP_FREE_OK(self->fd, b.handle, "1020");
+	VP_ALLOC_OK(self->fd, 2000, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "2000 asked persistent");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_POOL, a.pool);
-	FREE_OK(self->fd, a.handle, "2000");
-	EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "three persistent buffers", 3,
-		     1024 + 1024 + 2048);
+	VP_FREE_OK(self->fd, a.handle, "2000");
+	VP_EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "three persistent buffers", 3,
+			1024 + 1024 + 2048);
 
-	ASSERT_EQ(0, vpa_set_mode(self->fd, DRM_VRAMPOOL_PERSISTENT_DISABLED, &old));
+	ASSERT_EQ(0, vp_set_persistent_mode(self->fd, DRM_VRAMPOOL_PERSISTENT_DISABLED, &old));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_SIZE_MATCH, old);
-	ALLOC_OK(self->fd, 1000, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "DISABLED ignores the flag");
+	VP_ALLOC_OK(self->fd, 1000, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "DISABLED ignores the flag");
 	EXPECT_NE((uint32_t)DRM_VRAMPOOL_PERSISTENT_POOL, a.pool);
-	FREE_OK(self->fd, a.handle, "DISABLED");
+	VP_FREE_OK(self->fd, a.handle, "DISABLED");
 
-	ASSERT_EQ(0, vpa_set_mode(self->fd, DRM_VRAMPOOL_PERSISTENT_ENFORCED, &old));
+	ASSERT_EQ(0, vp_set_persistent_mode(self->fd, DRM_VRAMPOOL_PERSISTENT_ENFORCED, &old));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_DISABLED, old);
-	ALLOC_OK(self->fd, 5000, 0, &a, "5000, ENFORCED");
+	VP_ALLOC_OK(self->fd, 5000, 0, &a, "5000, ENFORCED");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_POOL, a.pool);
-	ALLOC_OK(self->fd, 0, 0, &b, "0, ENFORCED");
+	VP_ALLOC_OK(self->fd, 0, 0, &b, "0, ENFORCED");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_POOL, b.pool);
-	FREE_OK(self->fd, a.handle, "5000");
-	FREE_OK(self->fd, b.handle, "0");
+	VP_FREE_OK(self->fd, a.handle, "5000");
+	VP_FREE_OK(self->fd, b.handle, "0");
 
 	/* Refused: an unknown mode, a non-zero pad. The mode stays ENFORCED. */
-	EXPECT_EQ(-EINVAL, vpa_set_mode(self->fd, DRM_VRAMPOOL_PERSISTENT_ENFORCED + 1, NULL));
-	EXPECT_EQ(-EINVAL, vpa_set_mode(self->fd, UINT32_MAX, NULL));
+	EXPECT_EQ(-EINVAL,
+		  vp_set_persistent_mode(self->fd, DRM_VRAMPOOL_PERSISTENT_ENFORCED + 1, NULL));
+	EXPECT_EQ(-EINVAL, vp_set_persistent_mode(self->fd, UINT32_MAX, NULL));
 	m = (struct drm_vrampool_persistent_mode){
 		.mode = DRM_VRAMPOOL_PERSISTENT_ENABLED, .pad = 1,
 	};
-	EXPECT_EQ(-1, ioctl(self->fd, DRM_IOCTL_VRAMPOOL_SET_PERSISTENT_MODE, &m));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-EINVAL, vp_ioctl(self->fd, DRM_IOCTL_VRAMPOOL_SET_PERSISTENT_MODE, &m));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_ENFORCED, query_mode(_metadata, self->fd));
 
-	ASSERT_EQ(0, vpa_set_mode(self->fd, DRM_VRAMPOOL_PERSISTENT_ENABLED, &old));
+	ASSERT_EQ(0, vp_set_persistent_mode(self->fd, DRM_VRAMPOOL_PERSISTENT_ENABLED, &old));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_ENFORCED, old);
-	ASSERT_EQ(0, vpa_set_mode(self->fd, DRM_VRAMPOOL_PERSISTENT_ENABLED, &old));
+	ASSERT_EQ(0, vp_set_persistent_mode(self->fd, DRM_VRAMPOOL_PERSISTENT_ENABLED, &old));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_ENABLED, old);
-	FREE_OK(self->fd, p.handle, "the 1024 bucket");
+	VP_FREE_OK(self->fd, p.handle, "the 1024 bucket");
 }
 
 /*
@@ -505,11 +513,11 @@ TEST_F(alloc, persistent_modes)
  */
 TEST_F(alloc, persistent_allocations_survive_installs)
 {
-	struct drm_vrampool_pool_entry one = vpa_direct(VPA_ABSENT);
+	struct drm_vrampool_pool_entry one = vp_direct(VP_ABSENT);
 	struct drm_vrampool_pool_entry three[3] = {
-		vpa_sliced(4096, VPA_ABSENT, VPA_ABSENT),
-		vpa_exclusive(1 * MiB, 50),
-		vpa_direct(VPA_ABSENT),
+		vp_sliced(4096, VP_ABSENT, VP_ABSENT),
+		vp_exclusive(1 * MiB, 50),
+		vp_direct(VP_ABSENT),
 	};
 	struct drm_vrampool_pool_install ins;
 	struct drm_vrampool_pool_query q;
@@ -519,19 +527,19 @@ TEST_F(alloc, persistent_allocations_survive_installs)
 	ssize_t bad;
 	int round;
 
-	ALLOC_OK(self->fd, 8192, DRM_VRAMPOOL_ALLOC_PERSISTENT, &w, "weights");
-	ALLOC_OK(self->fd, 100, DRM_VRAMPOOL_ALLOC_PERSISTENT, &s, "a small persistent one");
+	VP_ALLOC_OK(self->fd, 8192, DRM_VRAMPOOL_ALLOC_PERSISTENT, &w, "weights");
+	VP_ALLOC_OK(self->fd, 100, DRM_VRAMPOOL_ALLOC_PERSISTENT, &s, "a small persistent one");
 	p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, w.mmap_offset);
 	ASSERT_NE(MAP_FAILED, p) TH_LOG("mmap: %s", strerror(errno));
 	vp_fill_pattern(p, 8192, 7, 0);
-	ASSERT_EQ(0, vpa_query_head(self->fd, &q));
+	ASSERT_EQ(0, vp_query_head(self->fd, &q));
 	generation = q.generation;
 
 	for (round = 0; round < 4; round++) {
 		const struct drm_vrampool_pool_entry *e = round % 2 ? &one : three;
 		uint32_t n = round % 2 ? 1 : 3;
 
-		ASSERT_EQ(0, vpa_install(self->fd, e, n, &ins))
+		ASSERT_EQ(0, vp_install_list(self->fd, e, n, &ins))
 			TH_LOG("round %d: code %u", round, ins.error.code);
 		EXPECT_EQ(n, ins.num_pools);
 		EXPECT_EQ(generation + round + 1, ins.generation);
@@ -542,20 +550,20 @@ TEST_F(alloc, persistent_allocations_survive_installs)
 		bad = vp_check_pattern(p2, 8192, 7, 0);
 		EXPECT_EQ(-1, bad) TH_LOG("round %d: a new mapping differs at %zd", round, bad);
 		munmap(p2, 8192);
-		EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "after an install",
-			    .allocations = 2, .bytes_in_use = 8292, .padding = 156,
-			    .reserved_bytes = 8448, .pages = 2, .pages_peak = 2,
-			    .largest_alloc = 8192);
+		VP_EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "after an install",
+			       .allocations = 2, .bytes_in_use = 8292, .padding = 156,
+			       .reserved_bytes = 8448, .pages = 2, .pages_peak = 2,
+			       .largest_alloc = 8192);
 
 		/* A dynamic allocation lands in the new layout's pools. */
-		ALLOC_OK(self->fd, 5000, 0, &d, "a dynamic allocation");
+		VP_ALLOC_OK(self->fd, 5000, 0, &d, "a dynamic allocation");
 		EXPECT_EQ(round % 2 ? 0u : 1u, d.pool) TH_LOG("round %d", round);
-		FREE_OK(self->fd, d.handle, "the dynamic allocation");
+		VP_FREE_OK(self->fd, d.handle, "the dynamic allocation");
 	}
 	munmap(p, 8192);
 
-	FREE_OK(self->fd, w.handle, "weights, by the handle from before the installs");
-	FREE_OK(self->fd, s.handle, "the small one");
+	VP_FREE_OK(self->fd, w.handle, "weights, by the handle from before the installs");
+	VP_FREE_OK(self->fd, s.handle, "the small one");
 }
 
 /*
@@ -565,23 +573,23 @@ TEST_F(alloc, persistent_allocations_survive_installs)
  */
 TEST_F(alloc, install_refused_while_dynamic_allocations_live)
 {
-	struct drm_vrampool_pool_entry e = vpa_direct(VPA_ABSENT);
-	struct drm_vrampool_pool_entry other = vpa_sliced(4096, VPA_ABSENT, VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_direct(VP_ABSENT);
+	struct drm_vrampool_pool_entry other = vp_sliced(4096, VP_ABSENT, VP_ABSENT);
 	struct drm_vrampool_pool_install ins;
 	struct drm_vrampool_pool_query q;
 	struct drm_vrampool_alloc a, b, c, z, p;
 	struct vrampool_error err;
 	char msg[160];
 
-	INSTALL_OK(self->fd, &e, 1, "direct{}");
-	ALLOC_OK(self->fd, 1000, 0, &a, "1000");
-	ALLOC_OK(self->fd, 300, 0, &b, "300");
-	ALLOC_OK(self->fd, 2000, 0, &c, "2000, to be freed");
-	ALLOC_OK(self->fd, 1 * MiB, DRM_VRAMPOOL_ALLOC_PERSISTENT, &p, "persistent");
-	FREE_OK(self->fd, c.handle, "2000");
-	ASSERT_EQ(0, vpa_query_head(self->fd, &q));
+	VP_INSTALL_OK(self->fd, &e, 1, "direct{}");
+	VP_ALLOC_OK(self->fd, 1000, 0, &a, "1000");
+	VP_ALLOC_OK(self->fd, 300, 0, &b, "300");
+	VP_ALLOC_OK(self->fd, 2000, 0, &c, "2000, to be freed");
+	VP_ALLOC_OK(self->fd, 1 * MiB, DRM_VRAMPOOL_ALLOC_PERSISTENT, &p, "persistent");
+	VP_FREE_OK(self->fd, c.handle, "2000");
+	ASSERT_EQ(0, vp_query_head(self->fd, &q));
 
-	EXPECT_EQ(-EBUSY, vpa_install(self->fd, &other, 1, &ins));
+	EXPECT_EQ(-EBUSY, vp_install_list(self->fd, &other, 1, &ins));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_POOLS_IN_USE, ins.error.code);
 	EXPECT_EQ(1300u, ins.error.value[0]) TH_LOG("1000 + 300 live; persistent not counted");
 	EXPECT_EQ(DRM_VRAMPOOL_NO_ENTRY, ins.error.entry);
@@ -594,66 +602,66 @@ TEST_F(alloc, install_refused_while_dynamic_allocations_live)
 		     "free them before installing a layout", msg);
 
 	/* The old layout is in force, less the free buffer the cleanup took. */
-	EXPECT_POOL(self->fd, 0, "after the refused install",
-		    .allocations = 2, .bytes_in_use = 1300, .padding = 24 + 212,
-		    .reserved_bytes = 1024 + 512, .pages = 2, .pages_peak = 3,
-		    .largest_alloc = 2000);
-	ASSERT_EQ(0, vpa_query_head(self->fd, &q));
+	VP_EXPECT_POOL(self->fd, 0, "after the refused install",
+		       .allocations = 2, .bytes_in_use = 1300, .padding = 24 + 212,
+		       .reserved_bytes = 1024 + 512, .pages = 2, .pages_peak = 3,
+		       .largest_alloc = 2000);
+	ASSERT_EQ(0, vp_query_head(self->fd, &q));
 	EXPECT_EQ(1u, q.num_pools);
 	EXPECT_EQ(ins.generation, q.generation);
 
-	FREE_OK(self->fd, a.handle, "1000");
-	EXPECT_EQ(-EBUSY, vpa_install(self->fd, &other, 1, &ins));
+	VP_FREE_OK(self->fd, a.handle, "1000");
+	EXPECT_EQ(-EBUSY, vp_install_list(self->fd, &other, 1, &ins));
 	EXPECT_EQ(300u, ins.error.value[0]);
-	FREE_OK(self->fd, b.handle, "300");
+	VP_FREE_OK(self->fd, b.handle, "300");
 
 	/* A live zero-size allocation blocks too, with 0 bytes. */
-	ALLOC_OK(self->fd, 0, 0, &z, "0");
-	EXPECT_EQ(-EBUSY, vpa_install(self->fd, &other, 1, &ins));
+	VP_ALLOC_OK(self->fd, 0, 0, &z, "0");
+	EXPECT_EQ(-EBUSY, vp_install_list(self->fd, &other, 1, &ins));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_POOLS_IN_USE, ins.error.code);
 	EXPECT_EQ(0u, ins.error.value[0]);
-	FREE_OK(self->fd, z.handle, "0");
+	VP_FREE_OK(self->fd, z.handle, "0");
 
-	ASSERT_EQ(0, vpa_install(self->fd, &other, 1, &ins)) TH_LOG("code %u", ins.error.code);
+	ASSERT_EQ(0, vp_install_list(self->fd, &other, 1, &ins)) TH_LOG("code %u", ins.error.code);
 	EXPECT_EQ(q.generation + 1, ins.generation);
 	EXPECT_EQ(0u, ins.error.code);
-	EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "persistent untouched", 1, 1 * MiB);
-	EXPECT_EQ(self->vram_start + 1 * MiB, vpa_vram(self->fd))
+	VP_EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "persistent untouched", 1, 1 * MiB);
+	EXPECT_EQ(self->vram_start + 1 * MiB, vp_vram_in_use(self->fd))
 		TH_LOG("the old pools' buffers went back to the device");
-	FREE_OK(self->fd, p.handle, "persistent");
+	VP_FREE_OK(self->fd, p.handle, "persistent");
 }
 
 /* An install resets the dynamic pools' peaks; the persistent pool's stay. */
 TEST_F(alloc, install_resets_peaks_but_the_persistent_ones)
 {
-	struct drm_vrampool_pool_entry e = vpa_sliced(1024, VPA_ABSENT, VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_sliced(1024, VP_ABSENT, VP_ABSENT);
 	struct drm_vrampool_alloc a[3], p[2];
 	int i;
 
-	INSTALL_OK(self->fd, &e, 1, "sliced{1024}");
+	VP_INSTALL_OK(self->fd, &e, 1, "sliced{1024}");
 	for (i = 0; i < 3; i++)
-		ALLOC_OK(self->fd, 1000, 0, &a[i], "a page each");
+		VP_ALLOC_OK(self->fd, 1000, 0, &a[i], "a page each");
 	for (i = 0; i < 2; i++)
-		ALLOC_OK(self->fd, 3000, DRM_VRAMPOOL_ALLOC_PERSISTENT, &p[i], "persistent");
+		VP_ALLOC_OK(self->fd, 3000, DRM_VRAMPOOL_ALLOC_PERSISTENT, &p[i], "persistent");
 	for (i = 0; i < 3; i++)
-		FREE_OK(self->fd, a[i].handle, "a page each");
-	FREE_OK(self->fd, p[1].handle, "persistent");
+		VP_FREE_OK(self->fd, a[i].handle, "a page each");
+	VP_FREE_OK(self->fd, p[1].handle, "persistent");
 	ASSERT_EQ(0, vp_cleanup(self->fd));
-	EXPECT_POOL(self->fd, 0, "before the install",
-		    .allocations = 0, .bytes_in_use = 0, .padding = 0,
-		    .reserved_bytes = 0, .pages = 0, .pages_peak = 3,
-		    .largest_alloc = 1000);
+	VP_EXPECT_POOL(self->fd, 0, "before the install",
+		       .allocations = 0, .bytes_in_use = 0, .padding = 0,
+		       .reserved_bytes = 0, .pages = 0, .pages_peak = 3,
+		       .largest_alloc = 1000);
 
-	INSTALL_OK(self->fd, &e, 1, "the same layout again");
-	EXPECT_POOL(self->fd, 0, "after the install",
-		    .allocations = 0, .bytes_in_use = 0, .padding = 0,
-		    .reserved_bytes = 0, .pages = 0, .pages_peak = 0,
-		    .largest_alloc = 0);
-	EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "the persistent pool",
-		    .allocations = 1, .bytes_in_use = 3000, .padding = 72,
-		    .reserved_bytes = 3072, .pages = 1, .pages_peak = 2,
-		    .largest_alloc = 3000);
-	FREE_OK(self->fd, p[0].handle, "persistent");
+	VP_INSTALL_OK(self->fd, &e, 1, "the same layout again");
+	VP_EXPECT_POOL(self->fd, 0, "after the install",
+		       .allocations = 0, .bytes_in_use = 0, .padding = 0,
+		       .reserved_bytes = 0, .pages = 0, .pages_peak = 0,
+		       .largest_alloc = 0);
+	VP_EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "the persistent pool",
+		       .allocations = 1, .bytes_in_use = 3000, .padding = 72,
+		       .reserved_bytes = 3072, .pages = 1, .pages_peak = 2,
+		       .largest_alloc = 3000);
+	VP_FREE_OK(self->fd, p[0].handle, "persistent");
 }
 
 TEST_HARNESS_MAIN

@@ -15,8 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vrampool_harness.h"
-#include "vrampool_test_lib.h"
+#include "vrampool_test_harness.h"
 
 #define MAX_BOS		64
 /* The fill test splits VRAM into this many BOs. */
@@ -406,7 +405,7 @@ TEST_F(bo, vram_in_use_accounting)
 
 	ASSERT_EQ(self->base, in_use(_metadata, self));
 	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
-		uint64_t rounded = vp_round_up(sizes[k], VP_BO_PAGE_SIZE);
+		uint64_t rounded = vp_align_up(sizes[k], VP_CPU_PAGE);
 		bool zero;
 		int64_t n;
 		int fd;
@@ -491,7 +490,7 @@ TEST_F(bo, size_knob_validation)
 	ASSERT_EQ(0, vp_test_bo_size_get(&self->dev, &v));
 	EXPECT_EQ(1ULL, (unsigned long long)v);
 	fd = open_bo(_metadata, self, 0, 1);
-	EXPECT_EQ(self->base + VP_BO_PAGE_SIZE, in_use(_metadata, self));
+	EXPECT_EQ(self->base + VP_CPU_PAGE, in_use(_metadata, self));
 	ASSERT_EQ(1, pwrite(fd, &b, 1, 0));
 	ASSERT_EQ(1, pread(fd, &back, 1, 0));
 	EXPECT_EQ(b, back);
@@ -513,7 +512,7 @@ TEST_F(bo, several_bos_at_once)
 		int fd = open_bo(_metadata, self, i, sizes[i]);
 		int64_t bad;
 
-		expected += vp_round_up(sizes[i], VP_BO_PAGE_SIZE);
+		expected += vp_align_up(sizes[i], VP_CPU_PAGE);
 		EXPECT_EQ(expected, in_use(_metadata, self)) TH_LOG("%s: after BO %d", self->dev.name, i);
 		/* fresh, even next to BOs full of data */
 		bad = vp_verify_zero(fd, 0, sizes[i]);
@@ -529,7 +528,7 @@ TEST_F(bo, several_bos_at_once)
 		i = close_order[j];
 		close_bo(self, i);
 		closed[i] = true;
-		expected -= vp_round_up(sizes[i], VP_BO_PAGE_SIZE);
+		expected -= vp_align_up(sizes[i], VP_CPU_PAGE);
 		EXPECT_EQ(expected, in_use(_metadata, self)) TH_LOG("%s: after freeing BO %d", self->dev.name, i);
 		/* the others keep their data */
 		for (i = 0; i < n; i++) {
@@ -580,7 +579,7 @@ TEST_F_TIMEOUT(bo, whole_vram_bo, 180)
 	close_bo(self, 0);
 	EXPECT_EQ(0ULL, (unsigned long long)in_use(_metadata, self));
 	open_bo(_metadata, self, 0, 1);
-	EXPECT_EQ(VP_BO_PAGE_SIZE, (unsigned long long)in_use(_metadata, self));
+	EXPECT_EQ(VP_CPU_PAGE, (unsigned long long)in_use(_metadata, self));
 }
 
 /*
@@ -589,7 +588,7 @@ TEST_F_TIMEOUT(bo, whole_vram_bo, 180)
  */
 TEST_F_TIMEOUT(bo, fill_vram_enospc, 240)
 {
-	const uint64_t chunk = vp_round_up(self->vram / FILL_PARTS, VP_BO_PAGE_SIZE);
+	const uint64_t chunk = vp_align_up(self->vram / FILL_PARTS, VP_CPU_PAGE);
 	const uint64_t mark = 4096;
 	const int victim = 5;
 	int i, count = 0, ret;
@@ -621,7 +620,7 @@ TEST_F_TIMEOUT(bo, fill_vram_enospc, 240)
 	EXPECT_EQ(self->vram, in_use(_metadata, self));
 
 	/* even a page does not fit */
-	set_size(_metadata, self, VP_BO_PAGE_SIZE);
+	set_size(_metadata, self, VP_CPU_PAGE);
 	ret = vp_test_bo_open(&self->dev);
 	EXPECT_EQ(-ENOSPC, ret) TH_LOG("%s: a page with VRAM full: %s", self->dev.name,
 				       ret >= 0 ? "succeeded" : strerror(-ret));

@@ -26,28 +26,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-n=0 failed=0 COUNT=1 rc=0 name="" why=""
+# shellcheck source=vrampool_cli_lib.sh
+. "$(dirname "$0")/vrampool_cli_lib.sh"
 
-# ---- helpers: each is a no-op while the tests are counted -----------------
-
-t() { n=$((n + 1)); name=$1; why=""; }
-fail() { why="${why:+$why; }$*"; }
-
-vp() {
-	[ -n "$COUNT" ] && return 0
-	"$V" "$@" > "$TMP/out" 2> "$TMP/err" < /dev/null
-	rc=$?
-	printf '%s\n' "$*" > "$TMP/cmd"
-}
-
-rc_is() { [ -n "$COUNT" ] || [ "$rc" = "$1" ] || fail "exit $rc, expected $1"; }
-out_line() { [ -n "$COUNT" ] || grep -qxF -- "$1" "$TMP/out" || fail "no stdout line: $1"; }
-out_has() { [ -n "$COUNT" ] || grep -qF -- "$1" "$TMP/out" || fail "stdout lacks: $1"; }
-out_lacks() { [ -n "$COUNT" ] || ! grep -qF -- "$1" "$TMP/out" || fail "stdout has: $1"; }
-err_line() { [ -n "$COUNT" ] || grep -qxF -- "$1" "$TMP/err" || fail "no stderr line: $1"; }
-err_has() { [ -n "$COUNT" ] || grep -qF -- "$1" "$TMP/err" || fail "stderr lacks: $1"; }
-err_empty() { [ -n "$COUNT" ] || [ ! -s "$TMP/err" ] || fail "stderr not empty"; }
-out_re() { [ -n "$COUNT" ] || grep -qE -- "$1" "$TMP/out" || fail "no stdout match: $1"; }
+# ---- more helpers: each is a no-op while the tests are counted -----------
 # out_words LINE: a stdout line has these words (blanks between them squeezed)
 out_words() {
 	[ -n "$COUNT" ] && return 0
@@ -95,20 +77,6 @@ json_lines() {
 		if (NR != want) bad = NR " lines, expected " want
 		if (bad != "") { print bad; exit 1 }
 	}' "$TMP/out" > "$TMP/jsonerr" || fail "JSON: $(cat "$TMP/jsonerr")"
-}
-
-end() {
-	[ -n "$COUNT" ] && return 0
-	if [ -z "$why" ]; then
-		echo "ok $n $name"
-		return 0
-	fi
-	failed=$((failed + 1))
-	echo "not ok $n $name"
-	echo "# $why"
-	echo "# command: vrampoolctl $(cat "$TMP/cmd" 2> /dev/null)"
-	sed 's/^/# stdout: /' "$TMP/out" 2> /dev/null | head -n 60
-	sed 's/^/# stderr: /' "$TMP/err" 2> /dev/null | head -n 20
 }
 
 # json_value DEVICE KEY: a number from info --json for one device
@@ -516,9 +484,4 @@ if [ "$NDEVS" -eq 0 ] || [ "$NDEVS" != "$SYSFS_DEVS" ]; then
 fi
 echo "# devices: $DEVS"
 
-all_tests
-echo "1..$n"
-n=0 COUNT=""
-all_tests
-echo "# $((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_run all_tests

@@ -17,8 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "vrampool_harness.h"
-#include "vrampool_test_lib.h"
+#include "vrampool_test_harness.h"
 
 FIXTURE(devices) {
 	struct vp_device devs[VP_MAX_DEVICES];

@@ -7,8 +7,8 @@
  *  - a new client starts from the exclusive-pages preset;
  *  - the sub-slices preset is refused (EOPNOTSUPP, PresetUnavailable with
  *    the preset as payload), and so is any list with a sliced entry
- *    (EOPNOTSUPP, SlicedPoolsUnavailable naming the entry), with the seed's
- *    messages, and the layout stays as it was;
+ *    (EOPNOTSUPP, SlicedPoolsUnavailable naming the entry), with
+ *    libvrampool's messages, and the layout stays as it was;
  *  - exclusive-pages and lists of exclusive and direct pools install.
  *
  * Not a *_test: vrampool_exclusive_test.sh reloads the module with
@@ -23,9 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vrampool_harness.h"
-#include "vrampool_layout_checks.h"
-#include "vrampool_test_lib.h"
+#include "vrampool_test_harness.h"
 
 #define SLICED_UNAVAILABLE \
 	"sliced pools are not available in this build (exclusive memory only)"
@@ -78,7 +76,7 @@ TEST_F(exclusive, default_layout_is_exclusive_pages)
 {
 	struct drm_vrampool_pool_entry expect[VP_LAYOUT_MAX];
 	struct drm_vrampool_pool_install req;
-	struct vp_snap *s = snap_alloc();
+	struct vp_snap *s = calloc(1, sizeof(struct vp_snap));
 	int i, ret;
 	uint32_t n;
 
@@ -92,37 +90,36 @@ TEST_F(exclusive, default_layout_is_exclusive_pages)
 		TH_LOG("%s: max page size %" PRIu64 ": %u default pools", dev,
 		       self->props[i].max_page_size, s->num_pools);
 		EXPECT_EQ(1ull, s->generation) TH_LOG("%s: a new client's generation", dev);
-		check_layout(_metadata, dev, "default layout", s, expect, n);
+		vp_check_layout(_metadata, dev, "default layout", s, expect, n);
 		vp_req_preset(&req, DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, 0);
-		check_lib_resolves(_metadata, dev, "default layout", &self->props[i], &req,
-				   expect, n);
+		vp_check_lib_resolves(_metadata, dev, "default layout", &self->props[i], &req,
+				      expect, n);
 	}
 	free(s);
 }
 
 TEST_F(exclusive, sub_slices_unavailable)
 {
-	const struct refusal x = {
+	const struct vp_refusal x = {
 		.err = EOPNOTSUPP, .code = DRM_VRAMPOOL_ERR_PRESET_UNAVAILABLE,
-		.entry = NO_ENTRY, .field = DRM_VRAMPOOL_FIELD_PRESET,
+		.entry = DRM_VRAMPOOL_NO_ENTRY, .field = DRM_VRAMPOOL_FIELD_PRESET,
 		.v0 = DRM_VRAMPOOL_PRESET_SUB_SLICES,
 		.message = "the `sub-slices` preset is not available in this build",
 		.lib = true,
 	};
-	struct drm_vrampool_pool_entry e[1] = { VP_DIRECT() };
-	struct drm_vrampool_pool_install req;
-	uint64_t gen;
+	struct drm_vrampool_pool_entry e[1] = { vp_direct(VP_ABSENT) };
+	struct drm_vrampool_pool_install req, ans;
 	int i, ret;
 
 	for (i = 0; i < self->n; i++) {
 		vp_req_preset(&req, DRM_VRAMPOOL_PRESET_SUB_SLICES, 0);
-		check_refused(_metadata, CL(i), "sub-slices, default layout", &req, &x);
+		vp_check_refused(_metadata, CL(i), "sub-slices, default layout", &req, &x);
 
 		/* also over an installed layout */
-		ret = vp_install_list(self->fds[i], e, 1, &gen);
+		ret = vp_install_list(self->fds[i], e, 1, &ans);
 		ASSERT_EQ(0, ret) TH_LOG("%s: %s", self->devs[i].name, strerror(-ret));
-		EXPECT_EQ(2ull, gen) TH_LOG("%s", self->devs[i].name);
-		check_refused(_metadata, CL(i), "sub-slices, installed layout", &req, &x);
+		EXPECT_EQ(2ull, ans.generation) TH_LOG("%s", self->devs[i].name);
+		vp_check_refused(_metadata, CL(i), "sub-slices, installed layout", &req, &x);
 	}
 }
 
@@ -131,34 +128,33 @@ TEST_F(exclusive, sliced_entry_unavailable)
 	for (int i = 0; i < self->n; i++) {
 		uint64_t a = self->props[i].alignment;
 		struct drm_vrampool_pool_entry e[4] = {
-			VP_SLICED(4 * a), VP_EXCLUSIVE(a), VP_DIRECT(), VP_SLICED(a),
+			vp_sliced(4 * a, VP_ABSENT, VP_ABSENT), vp_exclusive(a, VP_ABSENT),
+			vp_direct(VP_ABSENT), vp_sliced(a, VP_ABSENT, VP_ABSENT),
 		};
 		struct drm_vrampool_pool_install req;
-		struct refusal x = {
+		struct vp_refusal x = {
 			.err = EOPNOTSUPP, .code = DRM_VRAMPOOL_ERR_SLICED_POOLS_UNAVAILABLE,
 			.entry = 0, .field = DRM_VRAMPOOL_FIELD_TYPE,
 			.message = SLICED_UNAVAILABLE, .lib = true,
 		};
 
 		vp_req_list(&req, e, 1, 0);
-		check_refused(_metadata, CL(i), "one sliced entry", &req, &x);
+		vp_check_refused(_metadata, CL(i), "one sliced entry", &req, &x);
 
 		/* a sliced entry after an exclusive one */
 		vp_req_list(&req, &e[1], 4 - 1, 0);
 		x.entry = 2;
-		check_refused(_metadata, CL(i), "exclusive, direct, sliced", &req, &x);
-		e[2] = (struct drm_vrampool_pool_entry)VP_SLICED(8 * a);
+		vp_check_refused(_metadata, CL(i), "exclusive, direct, sliced", &req, &x);
+		e[2] = vp_sliced(8 * a, VP_ABSENT, VP_ABSENT);
 		vp_req_list(&req, &e[1], 2, 0);
 		x.entry = 1;
-		check_refused(_metadata, CL(i), "exclusive, sliced", &req, &x);
+		vp_check_refused(_metadata, CL(i), "exclusive, sliced", &req, &x);
 
 		/* refused for being sliced before its sizes are looked at */
-		e[2] = (struct drm_vrampool_pool_entry)VP_SLICED(0);
-		vrampool_entry_set_max_slice_size(&e[2], 0);
-		check_refused(_metadata, CL(i), "exclusive, sliced with zero sizes", &req, &x);
-		e[2] = (struct drm_vrampool_pool_entry)VP_SLICED(a);
-		vrampool_entry_set_max_slice_size(&e[2], 2 * a);
-		check_refused(_metadata, CL(i), "exclusive, sliced with slice > page", &req, &x);
+		e[2] = vp_sliced(0, 0, VP_ABSENT);
+		vp_check_refused(_metadata, CL(i), "exclusive, sliced with zero sizes", &req, &x);
+		e[2] = vp_sliced(a, 2 * a, VP_ABSENT);
+		vp_check_refused(_metadata, CL(i), "exclusive, sliced with slice > page", &req, &x);
 	}
 }
 
@@ -168,23 +164,24 @@ TEST_F(exclusive, sliced_refusal_in_rule_order)
 	for (int i = 0; i < self->n; i++) {
 		uint64_t a = self->props[i].alignment;
 		struct drm_vrampool_pool_entry e[3] = {
-			VP_SLICED(4 * a), VP_EXCLUSIVE(a), VP_DIRECT(),
+			vp_sliced(4 * a, VP_ABSENT, VP_ABSENT), vp_exclusive(a, VP_ABSENT),
+			vp_direct(VP_ABSENT),
 		};
 		struct drm_vrampool_pool_install req;
-		struct refusal x = {
-			.err = EINVAL, .code = INVALID, .entry = 2,
+		struct vp_refusal x = {
+			.err = EINVAL, .code = DRM_VRAMPOOL_ERR_INVALID_ARGUMENT, .entry = 2,
 			.field = DRM_VRAMPOOL_FIELD_ENTRY_RESERVED, .v0 = 1, .lib = true,
 		};
 
 		/* a malformed entry (rule 3) anywhere comes before (rule 4) */
 		e[2].reserved = 1;
 		vp_req_list(&req, e, 3, 0);
-		check_refused(_metadata, CL(i), "sliced, then a malformed entry", &req, &x);
+		vp_check_refused(_metadata, CL(i), "sliced, then a malformed entry", &req, &x);
 
 		/* entries are resolved in order: an earlier overflow wins */
 		e[2].reserved = 0;
-		e[0] = (struct drm_vrampool_pool_entry)VP_EXCLUSIVE(~0ull);
-		e[1] = (struct drm_vrampool_pool_entry)VP_SLICED(a);
+		e[0] = vp_exclusive(~0ull, VP_ABSENT);
+		e[1] = vp_sliced(a, VP_ABSENT, VP_ABSENT);
 		if (a > 1) {
 			x.err = EOVERFLOW;
 			x.code = DRM_VRAMPOOL_ERR_SIZE_OVERFLOW;
@@ -192,19 +189,19 @@ TEST_F(exclusive, sliced_refusal_in_rule_order)
 			x.field = DRM_VRAMPOOL_FIELD_MAX_ALLOC_SIZE;
 			x.v0 = ~0ull;
 			x.v1 = a;
-			check_refused(_metadata, CL(i), "overflow, then sliced", &req, &x);
+			vp_check_refused(_metadata, CL(i), "overflow, then sliced", &req, &x);
 		}
 
 		/* the request rules still come first */
 		vp_req_list(&req, e, 255, 0);
 		x.err = E2BIG;
 		x.code = DRM_VRAMPOOL_ERR_TOO_MANY_POOLS;
-		x.entry = NO_ENTRY;
+		x.entry = DRM_VRAMPOOL_NO_ENTRY;
 		x.field = DRM_VRAMPOOL_FIELD_COUNT;
 		x.v0 = 255;
 		x.v1 = 0;
 		x.lib = false;
-		check_refused(_metadata, CL(i), "255 entries", &req, &x);
+		vp_check_refused(_metadata, CL(i), "255 entries", &req, &x);
 	}
 }
 
@@ -216,11 +213,12 @@ TEST_F(exclusive, exclusive_pages_installs)
 
 	for (int i = 0; i < self->n; i++) {
 		n = vp_expect_exclusive_pages(&self->props[i], expect);
-		vp_req_preset(&req, DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, TEST_ONLY);
-		check_installed(_metadata, CL(i), "exclusive-pages, TEST_ONLY", &req, expect, n);
+		vp_req_preset(&req, DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES,
+			      DRM_VRAMPOOL_INSTALL_TEST_ONLY);
+		vp_check_installed(_metadata, CL(i), "exclusive-pages, TEST_ONLY", &req, expect, n);
 		vp_req_preset(&req, DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, 0);
-		check_installed(_metadata, CL(i), "exclusive-pages", &req, expect, n);
-		check_installed(_metadata, CL(i), "exclusive-pages again", &req, expect, n);
+		vp_check_installed(_metadata, CL(i), "exclusive-pages", &req, expect, n);
+		vp_check_installed(_metadata, CL(i), "exclusive-pages again", &req, expect, n);
 	}
 }
 
@@ -232,22 +230,22 @@ TEST_F(exclusive, exclusive_and_direct_lists_install)
 	for (int i = 0; i < self->n; i++) {
 		uint64_t a = self->props[i].alignment;
 		struct drm_vrampool_pool_entry in[6] = {
-			VP_EXCLUSIVE(0), VP_EXCLUSIVE(a + 1), VP_EXCLUSIVE(64 * a),
-			VP_DIRECT(), VP_DIRECT(), VP_EXCLUSIVE(~0ull - a + 1),
+			vp_exclusive(0, VP_ABSENT), vp_exclusive(a + 1, VP_ABSENT),
+			vp_exclusive(64 * a, 42), vp_direct(VP_ABSENT), vp_direct(1000 * a + 1),
+			vp_exclusive(~0ull - a + 1, VP_ABSENT),
 		};
 
-		vrampool_entry_set_dealloc_period(&in[2], 42);
-		vrampool_entry_set_reclaim_at(&in[4], 1000 * a + 1);
 		for (int k = 0; k < 6; k++)
 			vp_expect_resolved(&self->props[i], &in[k], &expect[k]);
 		EXPECT_EQ(2 * a, expect[1].max_alloc_size);
 
-		vp_req_list(&req, in, 6, TEST_ONLY);
-		check_installed(_metadata, CL(i), "exclusive and direct, TEST_ONLY", &req, expect, 6);
+		vp_req_list(&req, in, 6, DRM_VRAMPOOL_INSTALL_TEST_ONLY);
+		vp_check_installed(_metadata, CL(i), "exclusive and direct, TEST_ONLY", &req,
+				   expect, 6);
 		vp_req_list(&req, in, 6, 0);
-		check_installed(_metadata, CL(i), "exclusive and direct", &req, expect, 6);
+		vp_check_installed(_metadata, CL(i), "exclusive and direct", &req, expect, 6);
 		vp_req_list(&req, &in[3], 1, 0);
-		check_installed(_metadata, CL(i), "one direct pool", &req, &expect[3], 1);
+		vp_check_installed(_metadata, CL(i), "one direct pool", &req, &expect[3], 1);
 	}
 }
 

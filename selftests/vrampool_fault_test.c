@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Allocation failures, injected one at a time through fail-nth (see
- * vrampool_fault.h), in every operation a client can do on every device:
+ * vrampool_test_lib.h), in every operation a client can do on every device:
  * opening the device, GET_PARAM, POOL_INSTALL (an explicit list, a long
  * one, the presets, TEST_ONLY, a refused layout) and both steps of
  * POOL_QUERY. Every failure must be a clean ENOMEM that leaves the old
@@ -26,10 +26,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "vrampool_fault.h"
-#include "vrampool_harness.h"
-#include "vrampool_layout_lib.h"
-#include "vrampool_test_lib.h"
+#include "vrampool_test_harness.h"
 
 #define STATUS_SIZE	((uint32_t)sizeof(struct drm_vrampool_pool_status))
 
@@ -278,11 +275,12 @@ TEST_F_TIMEOUT(fault, install_list, VP_FAULT_TIMEOUT)
 	for (int i = 0; i < self->n; i++) {
 		uint64_t a = self->props[i].alignment;
 		struct drm_vrampool_pool_entry in[4] = {
-			VP_EXCLUSIVE(a + 1), VP_SLICED(8 * a), VP_DIRECT(), VP_EXCLUSIVE(0),
+			vp_exclusive(a + 1, VP_ABSENT), vp_sliced(8 * a, VP_ABSENT, VP_ABSENT),
+			vp_direct(VP_ABSENT), vp_exclusive(0, VP_ABSENT),
 		};
 
 		if (self->props[i].exclusive)
-			in[1] = (struct drm_vrampool_pool_entry)VP_EXCLUSIVE(8 * a);
+			in[1] = vp_exclusive(8 * a, VP_ABSENT);
 		for (int k = 0; k < 4; k++)
 			vp_expect_resolved(&self->props[i], &in[k], &expect[k]);
 		ctx_init(c, self, i);
@@ -307,7 +305,7 @@ TEST_F_TIMEOUT(fault, install_most_pools, VP_FAULT_TIMEOUT)
 	op.name = "POOL_INSTALL of 254 pools";
 	for (int i = 0; i < self->n; i++) {
 		for (uint32_t k = 0; k < VP_LAYOUT_MAX; k++) {
-			in[k] = (struct drm_vrampool_pool_entry)VP_EXCLUSIVE((k + 1) * 4096);
+			in[k] = vp_exclusive((k + 1) * 4096, VP_ABSENT);
 			vp_expect_resolved(&self->props[i], &in[k], &expect[k]);
 		}
 		ctx_init(c, self, i);
@@ -358,7 +356,8 @@ TEST_F_TIMEOUT(fault, install_test_only, VP_FAULT_TIMEOUT)
 	for (int i = 0; i < self->n; i++) {
 		uint64_t a = self->props[i].alignment;
 		struct drm_vrampool_pool_entry in[3] = {
-			VP_DIRECT(), VP_EXCLUSIVE(3 * a), VP_EXCLUSIVE(a),
+			vp_direct(VP_ABSENT), vp_exclusive(3 * a, VP_ABSENT),
+			vp_exclusive(a, VP_ABSENT),
 		};
 
 		for (int k = 0; k < 3; k++)
@@ -411,7 +410,9 @@ TEST_F_TIMEOUT(fault, install_refused, VP_FAULT_TIMEOUT)
 
 	ASSERT_NE(NULL, c);
 	for (int i = 0; i < self->n; i++) {
-		struct drm_vrampool_pool_entry in[2] = { VP_DIRECT(), VP_SLICED(0) };
+		struct drm_vrampool_pool_entry in[2] = {
+			vp_direct(VP_ABSENT), vp_sliced(0, VP_ABSENT, VP_ABSENT),
+		};
 
 		if (self->props[i].exclusive)
 			continue;	/* that would be SlicedPoolsUnavailable */
@@ -500,7 +501,7 @@ TEST_F_TIMEOUT(fault, query_most_pools, VP_FAULT_TIMEOUT)
 	ASSERT_NE(NULL, c);
 	for (int i = 0; i < self->n; i++) {
 		for (uint32_t k = 0; k < VP_LAYOUT_MAX; k++)
-			in[k] = (struct drm_vrampool_pool_entry)VP_DIRECT();
+			in[k] = vp_direct(VP_ABSENT);
 		ret = vp_install_list(self->fds[i], in, VP_LAYOUT_MAX, NULL);
 		ASSERT_EQ(0, ret) TH_LOG("%s: %s", self->devs[i].name, strerror(-ret));
 		ctx_init(c, self, i);

@@ -16,8 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "vrampool_harness.h"
-#include "vrampool_test_lib.h"
+#include "vrampool_test_harness.h"
 
 #define NUM_KNOWN_PARAMS	(DRM_VRAMPOOL_PARAM_ABI_VERSION + 1)
 #define VALUE_SENTINEL		0xdeadbeefcafef00dULL
@@ -309,7 +308,7 @@ TEST_F(get_param, unknown_driver_ioctl_einval)
 TEST_F(get_param, foreign_ioctl_type_enotty)
 {
 	const unsigned long cmd = _IOWR('x', DRM_COMMAND_BASE + DRM_VRAMPOOL_GET_PARAM,
-				       struct drm_vrampool_get_param);
+					struct drm_vrampool_get_param);
 	int i;
 
 	for (i = 0; i < self->n; i++) {

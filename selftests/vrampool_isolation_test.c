@@ -26,7 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "vrampool_alloc_util.h"
+#include "vrampool_test_harness.h"
 #include "vrampool.h"
 
 FIXTURE(iso) {
@@ -60,14 +60,16 @@ static int open_client(struct __test_metadata *_metadata, const struct vp_device
 /* Live allocations in all of a client's pools. */
 static uint64_t live_allocations(struct __test_metadata *_metadata, int fd)
 {
-	struct drm_vrampool_pool_status st[VPA_MAX_STATUS];
+	struct vp_snap s;
 	uint64_t sum = 0;
-	int n, i;
+	uint32_t i;
+	int ret;
 
-	n = vpa_query(fd, st, VPA_MAX_STATUS, NULL);
-	EXPECT_LT(0, n) TH_LOG("POOL_QUERY: %s", strerror(-n));
-	for (i = 0; i < n; i++)
-		sum += st[i].allocations;
+	ret = vp_snap_take(fd, &s);
+	EXPECT_EQ(0, ret) TH_LOG("POOL_QUERY: %s", strerror(-ret));
+	EXPECT_LT(0u, s.count) TH_LOG("POOL_QUERY: no pool");
+	for (i = 0; i < s.count; i++)
+		sum += s.pools[i].allocations;
 	return sum;
 }
 
@@ -98,23 +100,23 @@ TEST_F(iso, handles_belong_to_their_open_file)
 	struct drm_vrampool_alloc a, b;
 	int fd2;
 
-	ALLOC_OK(self->fd, 1000, 0, &a, "A's allocation");
+	VP_ALLOC_OK(self->fd, 1000, 0, &a, "A's allocation");
 	fd2 = open_client(_metadata, &self->dev);
 	ASSERT_LE(0, fd2);
 
 	EXPECT_EQ(-ENOENT, vp_free(fd2, a.handle)) TH_LOG("B frees A's handle");
 	EXPECT_EQ(1u, live_allocations(_metadata, self->fd));
 
-	ALLOC_OK(fd2, 1000, 0, &b, "B's allocation");
+	VP_ALLOC_OK(fd2, 1000, 0, &b, "B's allocation");
 	EXPECT_EQ(a.handle, b.handle) TH_LOG("both files number their handles from 1");
 	EXPECT_NE(a.mmap_offset, b.mmap_offset) TH_LOG("and each has its own page");
-	FREE_OK(fd2, b.handle, "B's own handle");
+	VP_FREE_OK(fd2, b.handle, "B's own handle");
 	EXPECT_EQ(0u, live_allocations(_metadata, fd2));
 	EXPECT_EQ(1u, live_allocations(_metadata, self->fd)) TH_LOG("A's allocation lives");
 	EXPECT_EQ(-ENOENT, vp_free(fd2, a.handle));
 	close(fd2);
 
-	FREE_OK(self->fd, a.handle, "A's handle");
+	VP_FREE_OK(self->fd, a.handle, "A's handle");
 }
 
 struct foreign_free {
@@ -143,7 +145,7 @@ TEST_F(iso, handles_belong_to_their_process)
 	struct foreign_free ff = { &self->dev, 0 };
 	int rc;
 
-	ALLOC_OK(self->fd, 1000, 0, &a, "A's allocation");
+	VP_ALLOC_OK(self->fd, 1000, 0, &a, "A's allocation");
 	ff.handle = a.handle;
 	rc = in_child(free_from_new_file, &ff);
 	EXPECT_EQ(0, rc) {
@@ -151,7 +153,7 @@ TEST_F(iso, handles_belong_to_their_process)
 		       rc == 12 ? "failed with an errno other than ENOENT" : "could not run");
 	}
 	EXPECT_EQ(1u, live_allocations(_metadata, self->fd));
-	FREE_OK(self->fd, a.handle, "A's handle");
+	VP_FREE_OK(self->fd, a.handle, "A's handle");
 }
 
 struct inherited_free {
@@ -179,8 +181,8 @@ TEST_F(iso, dup_and_fork_share_the_open_file)
 	struct inherited_free inh;
 	int dupfd, rc;
 
-	ALLOC_OK(self->fd, 1000, 0, &a, "freed through dup()");
-	ALLOC_OK(self->fd, 2000, 0, &b, "freed by the child");
+	VP_ALLOC_OK(self->fd, 1000, 0, &a, "freed through dup()");
+	VP_ALLOC_OK(self->fd, 2000, 0, &b, "freed by the child");
 
 	dupfd = dup(self->fd);
 	ASSERT_LE(0, dupfd) TH_LOG("dup: %s", strerror(errno));
@@ -205,9 +207,9 @@ TEST_F(iso, dup_and_fork_share_the_open_file)
 TEST_F(iso, closing_the_file_frees_everything)
 {
 	struct drm_vrampool_pool_entry e[3] = {
-		vpa_sliced(64 * KiB, VPA_ABSENT, VPA_ABSENT),
-		vpa_exclusive(1 * MiB, VPA_ABSENT),
-		vpa_direct(VPA_ABSENT),
+		vp_sliced(64 * KiB, VP_ABSENT, VP_ABSENT),
+		vp_exclusive(1 * MiB, VP_ABSENT),
+		vp_direct(VP_ABSENT),
 	};
 	static const uint64_t sizes[] = { 100, 5000, 64 * KiB, 300 * KiB, 2 * MiB, 0 };
 	struct drm_vrampool_alloc a;
@@ -218,30 +220,30 @@ TEST_F(iso, closing_the_file_frees_everything)
 
 	fd2 = open_client(_metadata, &self->dev);
 	ASSERT_LE(0, fd2);
-	INSTALL_OK(fd2, e, 3, "sliced, exclusive, direct");
+	VP_INSTALL_OK(fd2, e, 3, "sliced, exclusive, direct");
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
-		ALLOC_OK(fd2, sizes[i], 0, &a, "B's allocations");
-	ALLOC_OK(fd2, 8192, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "B's persistent one");
-	ALLOC_OK(fd2, 1000, 0, &a, "B, freed");
-	FREE_OK(fd2, a.handle, "B, freed");
-	vram = vpa_vram(self->fd);
+		VP_ALLOC_OK(fd2, sizes[i], 0, &a, "B's allocations");
+	VP_ALLOC_OK(fd2, 8192, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "B's persistent one");
+	VP_ALLOC_OK(fd2, 1000, 0, &a, "B, freed");
+	VP_FREE_OK(fd2, a.handle, "B, freed");
+	vram = vp_vram_in_use(self->fd);
 	EXPECT_LT(self->vram_start, vram);
 	close(fd2);
-	EXPECT_EQ(self->vram_start, vpa_vram(self->fd)) TH_LOG("B's VRAM after its close");
+	EXPECT_EQ(self->vram_start, vp_vram_in_use(self->fd)) TH_LOG("B's VRAM after its close");
 
 	/* With a mapping: the page outlives the file until munmap(). */
 	fd2 = open_client(_metadata, &self->dev);
 	ASSERT_LE(0, fd2);
-	ALLOC_OK(fd2, 64 * KiB, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "mapped");
+	VP_ALLOC_OK(fd2, 64 * KiB, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "mapped");
 	p = mmap(NULL, 64 * KiB, PROT_READ | PROT_WRITE, MAP_SHARED, fd2, a.mmap_offset);
 	ASSERT_NE(MAP_FAILED, p) TH_LOG("mmap: %s", strerror(errno));
 	vp_fill_pattern(p, 64 * KiB, 3, 0);
 	close(fd2);
-	EXPECT_EQ(self->vram_start + 64 * KiB, vpa_vram(self->fd))
+	EXPECT_EQ(self->vram_start + 64 * KiB, vp_vram_in_use(self->fd))
 		TH_LOG("the mapped page stays while mapped");
 	EXPECT_EQ(-1, vp_check_pattern(p, 64 * KiB, 3, 0)) TH_LOG("and keeps its data");
 	munmap(p, 64 * KiB);
-	EXPECT_EQ(self->vram_start, vpa_vram(self->fd)) TH_LOG("gone after munmap()");
+	EXPECT_EQ(self->vram_start, vp_vram_in_use(self->fd)) TH_LOG("gone after munmap()");
 }
 
 /*
@@ -255,10 +257,10 @@ TEST_F(iso, mapping_through_another_file_is_refused)
 	int fd2, dupfd;
 	void *p;
 
-	ALLOC_OK(self->fd, 4096, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "A's page");
+	VP_ALLOC_OK(self->fd, 4096, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "A's page");
 	fd2 = open_client(_metadata, &self->dev);
 	ASSERT_LE(0, fd2);
-	ALLOC_OK(fd2, 4096, DRM_VRAMPOOL_ALLOC_PERSISTENT, &b, "B's page");
+	VP_ALLOC_OK(fd2, 4096, DRM_VRAMPOOL_ALLOC_PERSISTENT, &b, "B's page");
 
 	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd2, a.mmap_offset);
 	EXPECT_EQ(MAP_FAILED, p) TH_LOG("B mapped A's page");
@@ -284,7 +286,7 @@ TEST_F(iso, mapping_through_another_file_is_refused)
 		munmap(p, 4096);
 	close(dupfd);
 
-	FREE_OK(self->fd, a.handle, "A's page");
+	VP_FREE_OK(self->fd, a.handle, "A's page");
 	ASSERT_EQ(0, vp_cleanup(self->fd));
 	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd, a.mmap_offset);
 	EXPECT_EQ(MAP_FAILED, p) TH_LOG("the released page was mapped");
@@ -302,29 +304,29 @@ TEST_F(iso, mapping_through_another_file_is_refused)
  */
 TEST_F(iso, data_stays_while_the_page_changes)
 {
-	struct drm_vrampool_pool_entry e = vpa_sliced(64 * KiB, VPA_ABSENT, VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_sliced(64 * KiB, VP_ABSENT, VP_ABSENT);
 	struct drm_vrampool_alloc a, b, c, d;
 	uint8_t *p, *q;
 	ssize_t bad;
 
-	INSTALL_OK(self->fd, &e, 1, "sliced{64 KiB}");
-	ALLOC_OK(self->fd, 4000, 0, &a, "a");
+	VP_INSTALL_OK(self->fd, &e, 1, "sliced{64 KiB}");
+	VP_ALLOC_OK(self->fd, 4000, 0, &a, "a");
 	p = mmap(NULL, 64 * KiB, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, a.mmap_offset);
 	ASSERT_NE(MAP_FAILED, p) TH_LOG("mmap: %s", strerror(errno));
 	EXPECT_EQ(-1, vp_first_nonzero(p, 64 * KiB)) TH_LOG("a new page reads zero");
 	vp_fill_pattern(p + a.offset, a.size, 1, 0);
 
-	ALLOC_OK(self->fd, 4000, 0, &b, "b");
-	ALLOC_OK(self->fd, 20000, 0, &c, "c");
+	VP_ALLOC_OK(self->fd, 4000, 0, &b, "b");
+	VP_ALLOC_OK(self->fd, 20000, 0, &c, "c");
 	ASSERT_EQ(a.mmap_offset, b.mmap_offset);
 	ASSERT_EQ(a.mmap_offset, c.mmap_offset);
 	vp_fill_pattern(p + b.offset, b.size, 2, 0);
 	vp_fill_pattern(p + c.offset, c.size, 3, 0);
-	FREE_OK(self->fd, b.handle, "b");
-	ALLOC_OK(self->fd, 1000, 0, &d, "d, in b's place");
+	VP_FREE_OK(self->fd, b.handle, "b");
+	VP_ALLOC_OK(self->fd, 1000, 0, &d, "d, in b's place");
 	EXPECT_EQ(b.offset, d.offset);
 	vp_fill_pattern(p + d.offset, d.size, 4, 0);
-	FREE_OK(self->fd, c.handle, "c");
+	VP_FREE_OK(self->fd, c.handle, "c");
 
 	bad = vp_check_pattern(p + a.offset, a.size, 1, 0);
 	EXPECT_EQ(-1, bad) TH_LOG("a's data differs at %zd", bad);
@@ -347,27 +349,27 @@ TEST_F(iso, data_stays_while_the_page_changes)
  */
 TEST_F(iso, new_pages_never_show_old_data)
 {
-	struct drm_vrampool_pool_entry e = vpa_direct(VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_direct(VP_ABSENT);
 	const uint64_t size = 4 * MiB;
 	struct drm_vrampool_alloc a, b;
 	ssize_t bad;
 	uint8_t *p;
 	int fd2;
 
-	INSTALL_OK(self->fd, &e, 1, "direct{}");
-	ALLOC_OK(self->fd, size, 0, &a, "A's buffer");
+	VP_INSTALL_OK(self->fd, &e, 1, "direct{}");
+	VP_ALLOC_OK(self->fd, size, 0, &a, "A's buffer");
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, a.mmap_offset);
 	ASSERT_NE(MAP_FAILED, p) TH_LOG("mmap: %s", strerror(errno));
 	memset(p, 0xa5, size);
 	munmap(p, size);
-	FREE_OK(self->fd, a.handle, "A's buffer");
+	VP_FREE_OK(self->fd, a.handle, "A's buffer");
 	ASSERT_EQ(0, vp_cleanup(self->fd));
-	ASSERT_EQ(self->vram_start, vpa_vram(self->fd)) TH_LOG("A's buffer went back");
+	ASSERT_EQ(self->vram_start, vp_vram_in_use(self->fd)) TH_LOG("A's buffer went back");
 
 	fd2 = open_client(_metadata, &self->dev);
 	ASSERT_LE(0, fd2);
-	INSTALL_OK(fd2, &e, 1, "direct{}, B");
-	ALLOC_OK(fd2, size, 0, &b, "B's buffer");
+	VP_INSTALL_OK(fd2, &e, 1, "direct{}, B");
+	VP_ALLOC_OK(fd2, size, 0, &b, "B's buffer");
 	p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd2, b.mmap_offset);
 	ASSERT_NE(MAP_FAILED, p) TH_LOG("mmap: %s", strerror(errno));
 	bad = vp_first_nonzero(p, size);
@@ -375,7 +377,7 @@ TEST_F(iso, new_pages_never_show_old_data)
 	munmap(p, size);
 	close(fd2);
 
-	ALLOC_OK(self->fd, size, 0, &a, "A's new buffer");
+	VP_ALLOC_OK(self->fd, size, 0, &a, "A's new buffer");
 	p = mmap(NULL, size, PROT_READ, MAP_SHARED, self->fd, a.mmap_offset);
 	ASSERT_NE(MAP_FAILED, p) TH_LOG("mmap: %s", strerror(errno));
 	bad = vp_first_nonzero(p, size);
@@ -393,7 +395,7 @@ TEST_F(iso, writable_private_mapping_is_refused)
 	struct drm_vrampool_alloc a;
 	void *p;
 
-	ALLOC_OK(self->fd, 4096, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "a page");
+	VP_ALLOC_OK(self->fd, 4096, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "a page");
 	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, self->fd, a.mmap_offset);
 	EXPECT_EQ(MAP_FAILED, p) TH_LOG("a writable private mapping was made");
 	EXPECT_EQ(EINVAL, errno) TH_LOG("writable MAP_PRIVATE: %s", strerror(errno));
@@ -418,13 +420,13 @@ TEST_F(iso, writable_private_mapping_is_refused)
  */
 TEST_F(iso, libvrampool_map_points_at_the_allocation)
 {
-	struct drm_vrampool_pool_entry e = vpa_sliced(16 * KiB, VPA_ABSENT, VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_sliced(16 * KiB, VP_ABSENT, VP_ABSENT);
 	struct vrampool_allocation a, b, z;
 	struct vrampool_mapping m, mz;
 	uint8_t *page;
 	int ret;
 
-	INSTALL_OK(self->fd, &e, 1, "sliced{16 KiB}");
+	VP_INSTALL_OK(self->fd, &e, 1, "sliced{16 KiB}");
 	ASSERT_EQ(0, vrampool_alloc(self->fd, 5000, 0, &a, NULL));
 	ASSERT_EQ(0, vrampool_alloc(self->fd, 3000, 0, &b, NULL));
 	EXPECT_EQ(5120u, b.offset);
@@ -458,7 +460,7 @@ TEST_F(iso, libvrampool_map_points_at_the_allocation)
  */
 TEST_F(iso, clients_vram_adds_up_to_the_device)
 {
-	struct drm_vrampool_pool_entry e = vpa_direct(VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_direct(VP_ABSENT);
 	struct drm_vrampool_pool_query q;
 	struct drm_vrampool_alloc a;
 	int fds[3] = { self->fd, -1, -1 };
@@ -471,34 +473,34 @@ TEST_F(iso, clients_vram_adds_up_to_the_device)
 	ASSERT_LE(0, fds[2]);
 
 	/* A: the default layout. */
-	ALLOC_OK(fds[0], 1000, 0, &a, "A 1000");
-	want[0] = vpa_bo_bytes(a.page_size);
-	ALLOC_OK(fds[0], 0, 0, &a, "A 0");
+	VP_ALLOC_OK(fds[0], 1000, 0, &a, "A 1000");
+	want[0] = vp_bo_bytes(a.page_size);
+	VP_ALLOC_OK(fds[0], 0, 0, &a, "A 0");
 	/* B: direct buffers of 1000 (1024 -> 4 KiB) and 5000 (5120 -> 8 KiB). */
-	INSTALL_OK(fds[1], &e, 1, "B direct{}");
-	ALLOC_OK(fds[1], 1000, 0, &a, "B 1000");
-	ALLOC_OK(fds[1], 5000, 0, &a, "B 5000");
+	VP_INSTALL_OK(fds[1], &e, 1, "B direct{}");
+	VP_ALLOC_OK(fds[1], 1000, 0, &a, "B 1000");
+	VP_ALLOC_OK(fds[1], 5000, 0, &a, "B 5000");
 	want[1] = 4096 + 8192;
 	/* C: persistent 1 MiB, and a freed (still held) 12 KiB one. */
-	ALLOC_OK(fds[2], 1 * MiB, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "C 1 MiB");
-	ALLOC_OK(fds[2], 12 * KiB, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "C 12 KiB");
-	FREE_OK(fds[2], a.handle, "C 12 KiB");
+	VP_ALLOC_OK(fds[2], 1 * MiB, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "C 1 MiB");
+	VP_ALLOC_OK(fds[2], 12 * KiB, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "C 12 KiB");
+	VP_FREE_OK(fds[2], a.handle, "C 12 KiB");
 	want[2] = 1 * MiB + 12 * KiB;
 
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(0, vpa_query_head(fds[i], &q));
+		ASSERT_EQ(0, vp_query_head(fds[i], &q));
 		EXPECT_EQ(want[i], q.vram_in_use) TH_LOG("client %d", i);
 		sum += q.vram_in_use;
 	}
-	EXPECT_EQ(vpa_vram(self->fd), self->vram_start + sum) {
+	EXPECT_EQ(vp_vram_in_use(self->fd), self->vram_start + sum) {
 		TH_LOG("clients hold %" PRIu64 " bytes (and %" PRIu64 " were in use before)",
 		       sum, self->vram_start);
 	}
 
 	close(fds[2]);
-	EXPECT_EQ(self->vram_start + want[0] + want[1], vpa_vram(self->fd));
+	EXPECT_EQ(self->vram_start + want[0] + want[1], vp_vram_in_use(self->fd));
 	close(fds[1]);
-	EXPECT_EQ(self->vram_start + want[0], vpa_vram(self->fd));
+	EXPECT_EQ(self->vram_start + want[0], vp_vram_in_use(self->fd));
 }
 
 TEST_HARNESS_MAIN

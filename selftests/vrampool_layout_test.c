@@ -29,13 +29,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "vrampool_harness.h"
-#include "vrampool_layout_checks.h"
-#include "vrampool_layout_lib.h"
-#include "vrampool_test_lib.h"
+#include "vrampool_test_harness.h"
 
 #define BASE_POOLS	3
 #define BASE_GEN	2ull
+
+/* Short names for the uapi constants the cases below use all the time. */
+#define ENTRY_SIZE	((uint32_t)sizeof(struct drm_vrampool_pool_entry))
+#define STATUS_SIZE	((uint32_t)sizeof(struct drm_vrampool_pool_status))
+#define NO_ENTRY	DRM_VRAMPOOL_NO_ENTRY
+#define TEST_ONLY	DRM_VRAMPOOL_INSTALL_TEST_ONLY
+#define INVALID		DRM_VRAMPOOL_ERR_INVALID_ARGUMENT
 
 FIXTURE(layout) {
 	int n;
@@ -71,7 +75,7 @@ static uint32_t base_layout(uint64_t a, struct drm_vrampool_pool_entry *e)
 FIXTURE_SETUP(layout)
 {
 	struct drm_vrampool_pool_entry base[BASE_POOLS];
-	uint64_t gen = 0;
+	struct drm_vrampool_pool_install ans;
 	int i, ret;
 
 	self->n = vp_setup_open_all(_metadata, variant->backend, self->devs, self->fds);
@@ -85,9 +89,11 @@ FIXTURE_SETUP(layout)
 			       "covers such devices", dev);
 		}
 		base_layout(self->props[i].alignment, base);
-		ret = vp_install_list(self->fds[i], base, BASE_POOLS, &gen);
+		ret = vp_install_list(self->fds[i], base, BASE_POOLS, &ans);
 		ASSERT_EQ(0, ret) TH_LOG("%s: installing the base layout: %s", dev, strerror(-ret));
-		ASSERT_EQ(BASE_GEN, gen) TH_LOG("%s: first install of a new client", dev);
+		ASSERT_EQ(BASE_GEN, ans.generation) {
+			TH_LOG("%s: first install of a new client", dev);
+		}
 	}
 }
 
@@ -120,22 +126,23 @@ static int open_new_client(struct __test_metadata *_metadata, FIXTURE_DATA(layou
 /* A refused explicit list of @n entries. */
 static void refuse_list(struct __test_metadata *_metadata, FIXTURE_DATA(layout) *self, int i,
 			const char *what, const struct drm_vrampool_pool_entry *e, uint32_t n,
-			const struct refusal *x)
+			const struct vp_refusal *x)
 {
 	struct drm_vrampool_pool_install req;
 
 	vp_req_list(&req, e, n, 0);
-	check_refused(_metadata, CL(i), what, &req, x);
+	vp_check_refused(_metadata, CL(i), what, &req, x);
 }
 
 /* A refused list whose entry @bad (of 3, the others valid) is @e. */
 static void refuse_entry(struct __test_metadata *_metadata, FIXTURE_DATA(layout) *self, int i,
 			 const char *what, uint32_t bad, const struct drm_vrampool_pool_entry *e,
-			 const struct refusal *x)
+			 const struct vp_refusal *x)
 {
 	uint64_t a = self->props[i].alignment;
 	struct drm_vrampool_pool_entry list[3] = {
-		VP_EXCLUSIVE(a), VP_SLICED(4 * a), VP_DIRECT(),
+		vp_exclusive(a, VP_ABSENT), vp_sliced(4 * a, VP_ABSENT, VP_ABSENT),
+		vp_direct(VP_ABSENT),
 	};
 
 	list[bad] = *e;
@@ -148,7 +155,7 @@ TEST_F(layout, default_layout_is_sub_slices)
 {
 	struct drm_vrampool_pool_entry expect[VP_LAYOUT_MAX];
 	struct drm_vrampool_pool_install req;
-	struct vp_snap *s = snap_alloc();
+	struct vp_snap *s = calloc(1, sizeof(*s));
 	int i, fd;
 	uint32_t n;
 
@@ -160,7 +167,7 @@ TEST_F(layout, default_layout_is_sub_slices)
 		fd = open_new_client(_metadata, self, i, s, "default layout");
 		TH_LOG("%s: max page size %" PRIu64 ", alignment %" PRIu64 ": %u default pools",
 		       dev, self->props[i].max_page_size, self->props[i].alignment, s->num_pools);
-		check_layout(_metadata, dev, "default layout", s, expect, n);
+		vp_check_layout(_metadata, dev, "default layout", s, expect, n);
 		/* the first pool takes zero-size requests, the last the max page */
 		EXPECT_EQ(0ull, s->pools[0].config.max_alloc_size) TH_LOG("%s", dev);
 		EXPECT_EQ(self->props[i].max_page_size / self->props[i].alignment *
@@ -168,8 +175,8 @@ TEST_F(layout, default_layout_is_sub_slices)
 			TH_LOG("%s: last pool", dev);
 		}
 		vp_req_preset(&req, DRM_VRAMPOOL_PRESET_SUB_SLICES, 0);
-		check_lib_resolves(_metadata, dev, "default layout", &self->props[i], &req,
-				   expect, n);
+		vp_check_lib_resolves(_metadata, dev, "default layout", &self->props[i], &req,
+				      expect, n);
 		close(fd);
 	}
 	free(s);
@@ -179,7 +186,8 @@ TEST_F(layout, default_layout_is_sub_slices)
 TEST_F(layout, new_client_starts_from_default)
 {
 	struct drm_vrampool_pool_entry expect[VP_LAYOUT_MAX];
-	struct vp_snap *s = snap_alloc();
+	struct drm_vrampool_pool_install req;
+	struct vp_snap *s = calloc(1, sizeof(*s));
 	int i, fd, ret;
 	uint32_t n;
 
@@ -187,11 +195,12 @@ TEST_F(layout, new_client_starts_from_default)
 	for (i = 0; i < self->n; i++) {
 		const char *dev = self->devs[i].name;
 
-		ret = vp_install_preset(self->fds[i], DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, NULL);
+		vp_req_preset(&req, DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, 0);
+		ret = vp_install(self->fds[i], &req);
 		ASSERT_EQ(0, ret) TH_LOG("%s: %s", dev, strerror(-ret));
 		n = vp_expect_sub_slices(&self->props[i], expect);
 		fd = open_new_client(_metadata, self, i, s, "new client");
-		check_layout(_metadata, dev, "new client", s, expect, n);
+		vp_check_layout(_metadata, dev, "new client", s, expect, n);
 		close(fd);
 	}
 	free(s);
@@ -204,32 +213,37 @@ TEST_F(layout, explicit_list_resolves)
 	for (int i = 0; i < self->n; i++) {
 		uint64_t a = self->props[i].alignment;
 		struct drm_vrampool_pool_entry in[13] = {
-			VP_EXCLUSIVE(0),		/* 0 stays 0 */
-			VP_EXCLUSIVE(a + 1),		/* aligned up */
-			VP_EXCLUSIVE(5 * a),		/* dealloc period 0, given */
-			VP_SLICED(4 * a + 1),		/* slice = page, filled in */
-			VP_SLICED(8 * a),		/* slice, cap, dealloc given */
-			VP_SLICED(4 * a + 1),		/* slice = page after alignment */
-			VP_SLICED(a),			/* 65535 pages: the most */
-			VP_DIRECT(),
-			VP_DIRECT(),			/* reclaim_at kept unaligned */
-			VP_DIRECT(),			/* reclaim_at 0, given */
-			VP_EXCLUSIVE(~0ull - a + 1),	/* the largest aligned size */
-			VP_EXCLUSIVE(~0ull - 2 * a + 2), /* aligns up to it */
-			VP_SLICED(~0ull - a + 1),	/* a huge page: no limit */
+			/* 0 stays 0 */
+			vp_exclusive(0, VP_ABSENT),
+			/* aligned up */
+			vp_exclusive(a + 1, VP_ABSENT),
+			/* dealloc period 0, given */
+			vp_exclusive(5 * a, 0),
+			/* slice = page, filled in */
+			vp_sliced(4 * a + 1, VP_ABSENT, VP_ABSENT),
+			/* slice, cap, dealloc given */
+			vp_sliced(8 * a, 2 * a - 1, 9 * a + 3),
+			/* slice = page after alignment */
+			vp_sliced(4 * a + 1, 5 * a, VP_ABSENT),
+			/* 65535 pages: the most */
+			vp_sliced(a, VP_ABSENT, 65535 * a + (a - 1)),
+			vp_direct(VP_ABSENT),
+			/* reclaim_at kept unaligned */
+			vp_direct(12345),
+			/* reclaim_at 0, given */
+			vp_direct(0),
+			/* the largest aligned size */
+			vp_exclusive(~0ull - a + 1, VP_ABSENT),
+			/* aligns up to it */
+			vp_exclusive(~0ull - 2 * a + 2, VP_ABSENT),
+			/* a huge page: no limit */
+			vp_sliced(~0ull - a + 1, VP_ABSENT, VP_ABSENT),
 		};
 		struct drm_vrampool_pool_entry expect[13];
 		struct drm_vrampool_pool_install req;
 		uint32_t k;
 
-		vrampool_entry_set_dealloc_period(&in[2], 0);
-		vrampool_entry_set_max_slice_size(&in[4], 2 * a - 1);
-		vrampool_entry_set_max_pool_size(&in[4], 9 * a + 3);
-		vrampool_entry_set_dealloc_period(&in[4], 1234);
-		vrampool_entry_set_max_slice_size(&in[5], 5 * a);
-		vrampool_entry_set_max_pool_size(&in[6], 65535 * a + (a - 1));
-		vrampool_entry_set_reclaim_at(&in[8], 12345);
-		vrampool_entry_set_reclaim_at(&in[9], 0);
+		vp_entry_set(&in[4], DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD, 1234);
 
 		for (k = 0; k < 13; k++)
 			vp_expect_resolved(&self->props[i], &in[k], &expect[k]);
@@ -241,7 +255,7 @@ TEST_F(layout, explicit_list_resolves)
 		EXPECT_EQ(~0ull - a + 1, expect[11].max_alloc_size);
 
 		vp_req_list(&req, in, 13, 0);
-		check_installed(_metadata, CL(i), "explicit list", &req, expect, 13);
+		vp_check_installed(_metadata, CL(i), "explicit list", &req, expect, 13);
 	}
 }
 
@@ -266,7 +280,7 @@ TEST_F(layout, most_pools_install)
 			vp_expect_resolved(&self->props[i], &in[k], &expect[k]);
 		}
 		vp_req_list(&req, in, n, 0);
-		check_installed(_metadata, CL(i), "254 pools", &req, expect, n);
+		vp_check_installed(_metadata, CL(i), "254 pools", &req, expect, n);
 	}
 }
 
@@ -281,14 +295,14 @@ TEST_F(layout, presets_install)
 		EXPECT_EQ(32768ull, expect[0].max_alloc_size);
 		EXPECT_EQ(self->props[i].max_page_size, expect[n - 1].max_alloc_size);
 		vp_req_preset(&req, DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, 0);
-		check_installed(_metadata, CL(i), "exclusive-pages", &req, expect, n);
+		vp_check_installed(_metadata, CL(i), "exclusive-pages", &req, expect, n);
 
 		n = vp_expect_sub_slices(&self->props[i], expect);
 		vp_req_preset(&req, DRM_VRAMPOOL_PRESET_SUB_SLICES, 0);
-		check_installed(_metadata, CL(i), "sub-slices", &req, expect, n);
+		vp_check_installed(_metadata, CL(i), "sub-slices", &req, expect, n);
 
 		/* the same preset again is a new install */
-		check_installed(_metadata, CL(i), "sub-slices again", &req, expect, n);
+		vp_check_installed(_metadata, CL(i), "sub-slices again", &req, expect, n);
 	}
 }
 
@@ -297,8 +311,9 @@ TEST_F(layout, generation_counts_installs)
 {
 	struct drm_vrampool_pool_entry base[BASE_POOLS];
 	struct drm_vrampool_pool_install req;
-	struct vp_snap *s = snap_alloc();
-	uint64_t gen, want = BASE_GEN;
+	struct vp_snap *s = calloc(1, sizeof(*s));
+	struct drm_vrampool_pool_install ans;
+	uint64_t want = BASE_GEN;
 	int i, k, ret;
 
 	ASSERT_NE(NULL, s);
@@ -310,11 +325,11 @@ TEST_F(layout, generation_counts_installs)
 		for (k = 0; k < 12; k++) {
 			switch (k % 4) {
 			case 0:	/* the very same layout again */
-				ret = vp_install_list(self->fds[i], base, BASE_POOLS, &gen);
+				ret = vp_install_list(self->fds[i], base, BASE_POOLS, &ans);
 				break;
 			case 1:
-				ret = vp_install_preset(self->fds[i],
-							DRM_VRAMPOOL_PRESET_SUB_SLICES, &gen);
+				vp_req_preset(&ans, DRM_VRAMPOOL_PRESET_SUB_SLICES, 0);
+				ret = vp_install(self->fds[i], &ans);
 				break;
 			case 2:	/* a refusal and a TEST_ONLY in between count for nothing */
 				ret = vp_install_list(self->fds[i], base, 0, NULL);
@@ -323,16 +338,16 @@ TEST_F(layout, generation_counts_installs)
 				ret = vp_install(self->fds[i], &req);
 				EXPECT_EQ(0, ret) TH_LOG("%s: TEST_ONLY: %s", dev, strerror(-ret));
 				EXPECT_EQ(want, req.generation) TH_LOG("%s: TEST_ONLY", dev);
-				ret = vp_install_preset(self->fds[i],
-							DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, &gen);
+				vp_req_preset(&ans, DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, 0);
+				ret = vp_install(self->fds[i], &ans);
 				break;
 			default:
-				ret = vp_install_list(self->fds[i], base, 1, &gen);
+				ret = vp_install_list(self->fds[i], base, 1, &ans);
 				break;
 			}
 			want++;
 			ASSERT_EQ(0, ret) TH_LOG("%s: install %d: %s", dev, k, strerror(-ret));
-			EXPECT_EQ(want, gen) TH_LOG("%s: install %d", dev, k);
+			EXPECT_EQ(want, ans.generation) TH_LOG("%s: install %d", dev, k);
 			ret = vp_snap_take(self->fds[i], s);
 			ASSERT_EQ(0, ret) TH_LOG("%s: POOL_QUERY: %s", dev, strerror(-ret));
 			EXPECT_EQ(want, s->generation) TH_LOG("%s: POOL_QUERY after install %d", dev, k);
@@ -350,13 +365,13 @@ TEST_F(layout, pools_in_use_ebusy)
 	struct drm_vrampool_pool_entry one[1], res[1];
 	struct drm_vrampool_pool_install req;
 	struct drm_vrampool_alloc small, big, zero, pers;
-	uint64_t gen;
+	struct drm_vrampool_pool_install ans;
 	int i, ret;
 
 	for (i = 0; i < self->n; i++) {
 		const char *dev = self->devs[i].name;
 		uint64_t a = self->props[i].alignment;
-		struct refusal x = {
+		struct vp_refusal x = {
 			.err = EBUSY, .code = DRM_VRAMPOOL_ERR_POOLS_IN_USE, .entry = NO_ENTRY,
 			.field = DRM_VRAMPOOL_FIELD_NONE,
 		};
@@ -369,21 +384,23 @@ TEST_F(layout, pools_in_use_ebusy)
 		ASSERT_EQ(0, ret) TH_LOG("%s: ALLOC 5a: %s", dev, strerror(-ret));
 		EXPECT_EQ(1u, big.pool) TH_LOG("%s: ALLOC 5a", dev);
 
-		one[0] = (struct drm_vrampool_pool_entry)VP_EXCLUSIVE(a);
+		one[0] = vp_exclusive(a, VP_ABSENT);
 		vp_expect_resolved(&self->props[i], &one[0], &res[0]);
 		vp_req_list(&req, one, 1, 0);
 		x.v0 = 100 + 5 * a;
-		check_refused(_metadata, CL(i), "list over 2 live allocations", &req, &x);
+		vp_check_refused(_metadata, CL(i), "list over 2 live allocations", &req, &x);
 		vp_req_preset(&req, DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, 0);
-		check_refused(_metadata, CL(i), "preset over 2 live allocations", &req, &x);
+		vp_check_refused(_metadata, CL(i), "preset over 2 live allocations", &req, &x);
 
 		/* a layout at fault is refused as such, live allocations or not */
-		one[0] = (struct drm_vrampool_pool_entry)VP_SLICED(0);
+		one[0] = vp_sliced(0, VP_ABSENT, VP_ABSENT);
 		vp_req_list(&req, one, 1, 0);
-		check_refused(_metadata, CL(i), "bad layout over live allocations", &req,
-			      &(struct refusal){ .err = EINVAL, .code = DRM_VRAMPOOL_ERR_ZERO_SIZE,
-						 .entry = 0, .field = DRM_VRAMPOOL_FIELD_PAGE_SIZE });
-		one[0] = (struct drm_vrampool_pool_entry)VP_EXCLUSIVE(a);
+		vp_check_refused(_metadata, CL(i), "bad layout over live allocations", &req,
+				 &(struct vp_refusal){
+						      .err = EINVAL, .code = DRM_VRAMPOOL_ERR_ZERO_SIZE,
+						      .entry = 0, .field = DRM_VRAMPOOL_FIELD_PAGE_SIZE,
+				 });
+		one[0] = vp_exclusive(a, VP_ABSENT);
 
 		/* zero-size allocations count, with 0 bytes */
 		ASSERT_EQ(0, vp_free(self->fds[i], small.handle)) TH_LOG("%s", dev);
@@ -397,17 +414,17 @@ TEST_F(layout, pools_in_use_ebusy)
 		ASSERT_EQ(0, ret) TH_LOG("%s: ALLOC 0: %s", dev, strerror(-ret));
 		vp_req_list(&req, one, 1, 0);
 		x.v0 = 0;
-		check_refused(_metadata, CL(i), "list over a zero-size allocation", &req, &x);
+		vp_check_refused(_metadata, CL(i), "list over a zero-size allocation", &req, &x);
 		ASSERT_EQ(0, vp_free(self->fds[i], zero.handle)) TH_LOG("%s", dev);
 
 		/* persistent allocations do not block */
 		ret = vp_alloc(self->fds[i], 3 * a, DRM_VRAMPOOL_ALLOC_PERSISTENT, &pers);
 		ASSERT_EQ(0, ret) TH_LOG("%s: ALLOC persistent: %s", dev, strerror(-ret));
 		EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_POOL, pers.pool) TH_LOG("%s", dev);
-		ret = vp_install_list(self->fds[i], one, 1, &gen);
+		ret = vp_install_list(self->fds[i], one, 1, &ans);
 		EXPECT_EQ(0, ret) TH_LOG("%s: install with only persistent allocations: %s", dev,
 					 strerror(-ret));
-		EXPECT_EQ(BASE_GEN + 1, gen) TH_LOG("%s", dev);
+		EXPECT_EQ(BASE_GEN + 1, ans.generation) TH_LOG("%s", dev);
 	}
 }
 
@@ -422,21 +439,22 @@ TEST_F(layout, test_only_changes_nothing)
 	for (int i = 0; i < self->n; i++) {
 		uint64_t a = self->props[i].alignment;
 		struct drm_vrampool_pool_entry in[4] = {
-			VP_SLICED(2 * a + 3), VP_EXCLUSIVE(7), VP_DIRECT(), VP_EXCLUSIVE(0),
+			vp_sliced(2 * a + 3, VP_ABSENT, VP_ABSENT), vp_exclusive(7, VP_ABSENT),
+			vp_direct(VP_ABSENT), vp_exclusive(0, VP_ABSENT),
 		};
 
 		for (uint32_t k = 0; k < 4; k++)
 			vp_expect_resolved(&self->props[i], &in[k], &expect[k]);
 		vp_req_list(&req, in, 4, TEST_ONLY);
-		check_installed(_metadata, CL(i), "TEST_ONLY list", &req, expect, 4);
+		vp_check_installed(_metadata, CL(i), "TEST_ONLY list", &req, expect, 4);
 
 		n = vp_expect_sub_slices(&self->props[i], expect);
 		vp_req_preset(&req, DRM_VRAMPOOL_PRESET_SUB_SLICES, TEST_ONLY);
-		check_installed(_metadata, CL(i), "TEST_ONLY sub-slices", &req, expect, n);
+		vp_check_installed(_metadata, CL(i), "TEST_ONLY sub-slices", &req, expect, n);
 
 		n = vp_expect_exclusive_pages(&self->props[i], expect);
 		vp_req_preset(&req, DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, TEST_ONLY);
-		check_installed(_metadata, CL(i), "TEST_ONLY exclusive-pages", &req, expect, n);
+		vp_check_installed(_metadata, CL(i), "TEST_ONLY exclusive-pages", &req, expect, n);
 	}
 }
 
@@ -445,8 +463,8 @@ TEST_F(layout, test_only_changes_nothing)
 TEST_F(layout, two_files_independent)
 {
 	struct drm_vrampool_pool_entry base[BASE_POOLS], one[1], expect[VP_LAYOUT_MAX];
-	struct vp_snap *a = snap_alloc(), *b = snap_alloc();
-	uint64_t gen;
+	struct vp_snap *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct drm_vrampool_pool_install ans;
 	int i, fd, k, ret;
 	uint32_t n;
 
@@ -455,14 +473,16 @@ TEST_F(layout, two_files_independent)
 	for (i = 0; i < self->n; i++) {
 		const char *dev = self->devs[i].name;
 		uint64_t al = self->props[i].alignment;
-		struct drm_vrampool_pool_entry x[2] = { VP_EXCLUSIVE(al), VP_DIRECT() };
+		struct drm_vrampool_pool_entry x[2] = {
+			vp_exclusive(al, VP_ABSENT), vp_direct(VP_ABSENT),
+		};
 
 		fd = vp_open_device(&self->devs[i]);
 		ASSERT_LE(0, fd) TH_LOG("%s: open: %s", dev, strerror(-fd));
 		for (k = 0; k < 3; k++) {
-			ret = vp_install_list(fd, x, 2, &gen);
+			ret = vp_install_list(fd, x, 2, &ans);
 			ASSERT_EQ(0, ret) TH_LOG("%s: second client: %s", dev, strerror(-ret));
-			EXPECT_EQ((uint64_t)k + 2, gen) TH_LOG("%s: second client", dev);
+			EXPECT_EQ((uint64_t)k + 2, ans.generation) TH_LOG("%s: second client", dev);
 		}
 
 		/* the fixture's client still has its base layout at generation 2 */
@@ -472,31 +492,31 @@ TEST_F(layout, two_files_independent)
 		base_layout(al, base);
 		for (k = 0; k < BASE_POOLS; k++)
 			vp_expect_resolved(&self->props[i], &base[k], &expect[k]);
-		check_layout(_metadata, dev, "first client", a, expect, BASE_POOLS);
+		vp_check_layout(_metadata, dev, "first client", a, expect, BASE_POOLS);
 
 		/* and its installs do not reach the second one */
 		vp_expect_resolved(&self->props[i], &x[0], &one[0]);
-		ret = vp_install_list(self->fds[i], x, 1, &gen);
+		ret = vp_install_list(self->fds[i], x, 1, &ans);
 		ASSERT_EQ(0, ret) TH_LOG("%s: first client: %s", dev, strerror(-ret));
-		EXPECT_EQ((uint64_t)BASE_GEN + 1, gen) TH_LOG("%s: first client", dev);
+		EXPECT_EQ((uint64_t)BASE_GEN + 1, ans.generation) TH_LOG("%s: first client", dev);
 		ret = vp_snap_take(fd, b);
 		ASSERT_EQ(0, ret) TH_LOG("%s: %s", dev, strerror(-ret));
 		EXPECT_EQ(4ull, b->generation) TH_LOG("%s: second client", dev);
 		vp_expect_resolved(&self->props[i], &x[0], &expect[0]);
 		vp_expect_resolved(&self->props[i], &x[1], &expect[1]);
-		check_layout(_metadata, dev, "second client", b, expect, 2);
+		vp_check_layout(_metadata, dev, "second client", b, expect, 2);
 
 		/* closing the second client leaves the first alone */
 		close(fd);
 		ret = vp_snap_take(self->fds[i], a);
 		ASSERT_EQ(0, ret) TH_LOG("%s: %s", dev, strerror(-ret));
 		EXPECT_EQ((uint64_t)BASE_GEN + 1, a->generation) TH_LOG("%s: first client", dev);
-		check_layout(_metadata, dev, "first client after close", a, one, 1);
+		vp_check_layout(_metadata, dev, "first client after close", a, one, 1);
 
 		/* a client opened now starts afresh */
 		fd = open_new_client(_metadata, self, i, b, "third client");
 		n = vp_expect_sub_slices(&self->props[i], expect);
-		check_layout(_metadata, dev, "third client", b, expect, n);
+		vp_check_layout(_metadata, dev, "third client", b, expect, n);
 		close(fd);
 	}
 	free(a);
@@ -519,8 +539,8 @@ static int child_client(const struct vp_device *dev, const struct drm_vrampool_p
 			const struct drm_vrampool_pool_entry *xres, uint32_t nx, int tell, int wait)
 {
 	struct drm_vrampool_pool_entry got[VP_LAYOUT_MAX];
-	struct vp_snap *s = snap_alloc();
-	uint64_t gen = 0;
+	struct vp_snap *s = calloc(1, sizeof(*s));
+	struct drm_vrampool_pool_install ans;
 	char why[512], c = 'r';
 	int fd, k, ret;
 
@@ -537,13 +557,14 @@ static int child_client(const struct vp_device *dev, const struct drm_vrampool_p
 		return CHILD_DEFAULT;
 	}
 	for (k = 0; k < 2; k++) {
-		ret = vp_install_list(fd, x, nx, &gen);
+		ret = vp_install_list(fd, x, nx, &ans);
 		if (ret) {
 			fprintf(stderr, "# child: install: %s\n", strerror(-ret));
 			return CHILD_INSTALL;
 		}
-		if (gen != (uint64_t)k + 2) {
-			fprintf(stderr, "# child: generation %" PRIu64 "\n", gen);
+		if (ans.generation != (uint64_t)k + 2) {
+			fprintf(stderr, "# child: generation %" PRIu64 "\n",
+				(uint64_t)ans.generation);
 			return CHILD_GENERATION;
 		}
 	}
@@ -566,10 +587,10 @@ static int child_client(const struct vp_device *dev, const struct drm_vrampool_p
 TEST_F(layout, two_processes_independent)
 {
 	struct drm_vrampool_pool_entry def[VP_LAYOUT_MAX], xres[2], z[1], zres[1];
-	struct vp_snap *before = snap_alloc(), *after = snap_alloc();
+	struct vp_snap *before = calloc(1, sizeof(*before)), *after = calloc(1, sizeof(*after));
 	int i, k, ret, status, up[2], down[2];
 	char why[512], c = 0;
-	uint64_t gen;
+	struct drm_vrampool_pool_install ans;
 	uint32_t ndef;
 	pid_t pid;
 
@@ -578,12 +599,14 @@ TEST_F(layout, two_processes_independent)
 	for (i = 0; i < self->n; i++) {
 		const char *dev = self->devs[i].name;
 		uint64_t a = self->props[i].alignment;
-		struct drm_vrampool_pool_entry x[2] = { VP_EXCLUSIVE(a + 1), VP_DIRECT() };
+		struct drm_vrampool_pool_entry x[2] = {
+			vp_exclusive(a + 1, VP_ABSENT), vp_direct(VP_ABSENT),
+		};
 
 		ndef = vp_expect_sub_slices(&self->props[i], def);
 		for (k = 0; k < 2; k++)
 			vp_expect_resolved(&self->props[i], &x[k], &xres[k]);
-		z[0] = (struct drm_vrampool_pool_entry)VP_SLICED(16 * a);
+		z[0] = vp_sliced(16 * a, VP_ABSENT, VP_ABSENT);
 		vp_expect_resolved(&self->props[i], &z[0], &zres[0]);
 
 		ret = vp_snap_take(self->fds[i], before);
@@ -607,9 +630,9 @@ TEST_F(layout, two_processes_independent)
 		EXPECT_EQ(0, vp_snap_diff(before, after, why, sizeof(why))) {
 			TH_LOG("%s: another process's client changed this one: %s", dev, why);
 		}
-		ret = vp_install_list(self->fds[i], z, 1, &gen);
+		ret = vp_install_list(self->fds[i], z, 1, &ans);
 		EXPECT_EQ(0, ret) TH_LOG("%s: %s", dev, strerror(-ret));
-		EXPECT_EQ((uint64_t)BASE_GEN + 1, gen) TH_LOG("%s", dev);
+		EXPECT_EQ((uint64_t)BASE_GEN + 1, ans.generation) TH_LOG("%s", dev);
 		c = 'g';
 		EXPECT_EQ(1, write(down[1], &c, 1));
 		close(down[1]);
@@ -623,7 +646,7 @@ TEST_F(layout, two_processes_independent)
 		ret = vp_snap_take(self->fds[i], after);
 		ASSERT_EQ(0, ret) TH_LOG("%s: %s", dev, strerror(-ret));
 		EXPECT_EQ((uint64_t)BASE_GEN + 1, after->generation) TH_LOG("%s", dev);
-		check_layout(_metadata, dev, "after the child exited", after, zres, 1);
+		vp_check_layout(_metadata, dev, "after the child exited", after, zres, 1);
 	}
 	free(before);
 	free(after);
@@ -633,7 +656,7 @@ TEST_F(layout, two_processes_independent)
 TEST_F(layout, inherited_fd_is_same_client)
 {
 	struct drm_vrampool_pool_entry x[1], xres[1];
-	struct vp_snap *s = snap_alloc();
+	struct vp_snap *s = calloc(1, sizeof(*s));
 	int i, ret, status;
 	pid_t pid;
 
@@ -641,15 +664,15 @@ TEST_F(layout, inherited_fd_is_same_client)
 	for (i = 0; i < self->n; i++) {
 		const char *dev = self->devs[i].name;
 
-		x[0] = (struct drm_vrampool_pool_entry)VP_EXCLUSIVE(5 * self->props[i].alignment);
+		x[0] = vp_exclusive(5 * self->props[i].alignment, VP_ABSENT);
 		vp_expect_resolved(&self->props[i], &x[0], &xres[0]);
 		pid = fork();
 		ASSERT_LE(0, pid) TH_LOG("fork: %s", strerror(errno));
 		if (pid == 0) {
-			uint64_t gen = 0;
+			struct drm_vrampool_pool_install ans;
 
-			ret = vp_install_list(self->fds[i], x, 1, &gen);
-			_exit(ret ? 1 : gen == BASE_GEN + 1 ? 0 : 2);
+			ret = vp_install_list(self->fds[i], x, 1, &ans);
+			_exit(ret ? 1 : ans.generation == BASE_GEN + 1 ? 0 : 2);
 		}
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) {
@@ -658,7 +681,7 @@ TEST_F(layout, inherited_fd_is_same_client)
 		ret = vp_snap_take(self->fds[i], s);
 		ASSERT_EQ(0, ret) TH_LOG("%s: %s", dev, strerror(-ret));
 		EXPECT_EQ((uint64_t)BASE_GEN + 1, s->generation) TH_LOG("%s", dev);
-		check_layout(_metadata, dev, "installed by the child", s, xres, 1);
+		vp_check_layout(_metadata, dev, "installed by the child", s, xres, 1);
 	}
 	free(s);
 }
@@ -699,7 +722,7 @@ static bool all_poison(const void *buf, size_t len)
 	const unsigned char *p = buf;
 
 	for (size_t k = 0; k < len; k++)
-		if (p[k] != POISON)
+		if (p[k] != VP_POISON)
 			return false;
 	return true;
 }
@@ -736,7 +759,7 @@ TEST_F(layout, query_size_step)
 		EXPECT_EQ(0ull, q.reserved[0]) TH_LOG("%s", dev);
 		EXPECT_EQ(0ull, q.reserved[1]) TH_LOG("%s", dev);
 
-		memset(buf, POISON, sizeof(buf));
+		memset(buf, VP_POISON, sizeof(buf));
 		memset(&q, 0, sizeof(q));
 		q.pools = (uintptr_t)buf;
 		ret = vp_query(self->fds[i], &q);
@@ -763,7 +786,7 @@ TEST_F(layout, query_wrong_size_einval)
 		0x80000000u, 0xffffffffu,
 	};
 	unsigned char buf[4 * (BASE_POOLS + 1) * sizeof(struct drm_vrampool_pool_status)];
-	struct vp_snap *before = snap_alloc(), *after = snap_alloc();
+	struct vp_snap *before = calloc(1, sizeof(*before)), *after = calloc(1, sizeof(*after));
 	struct drm_vrampool_pool_query q;
 	char why[512];
 	int i, ret;
@@ -775,7 +798,7 @@ TEST_F(layout, query_wrong_size_einval)
 
 		ASSERT_EQ(0, vp_snap_take(self->fds[i], before));
 		for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
-			memset(buf, POISON, sizeof(buf));
+			memset(buf, VP_POISON, sizeof(buf));
 			memset(&q, 0, sizeof(q));
 			q.size = sizes[k];
 			q.pools = (uintptr_t)buf;
@@ -812,7 +835,7 @@ TEST_F(layout, query_must_be_zero_fields_einval)
 
 		for (step = 0; step < 2; step++) {	/* size query, data step */
 			for (k = 0; k < ARRAY_SIZE(bad); k++) {
-				memset(buf, POISON, sizeof(buf));
+				memset(buf, VP_POISON, sizeof(buf));
 				memset(&q, 0, sizeof(q));
 				q.size = step ? need : 0;
 				q.pools = (uintptr_t)buf;
@@ -838,7 +861,7 @@ TEST_F(layout, query_must_be_zero_fields_einval)
 TEST_F(layout, query_bad_pointer_efault)
 {
 	const uint32_t need = (BASE_POOLS + 1) * STATUS_SIZE;
-	struct vp_snap *before = snap_alloc(), *after = snap_alloc();
+	struct vp_snap *before = calloc(1, sizeof(*before)), *after = calloc(1, sizeof(*after));
 	void *hole = unmapped_page(), *ro;
 	char *edge = page_before_hole();
 	struct drm_vrampool_pool_query q;
@@ -885,7 +908,7 @@ TEST_F(layout, query_layout_changed_between_steps)
 	struct drm_vrampool_pool_status *buf = calloc(VP_QUERY_MAX, STATUS_SIZE);
 	struct drm_vrampool_pool_entry big[BASE_POOLS + 2];
 	struct drm_vrampool_pool_query q;
-	uint64_t gen;
+	struct drm_vrampool_pool_install ans;
 	int i, ret;
 
 	ASSERT_NE(NULL, buf);
@@ -898,9 +921,9 @@ TEST_F(layout, query_layout_changed_between_steps)
 		ASSERT_EQ(need, q.size) TH_LOG("%s", dev);
 
 		base_layout(self->props[i].alignment, big);
-		big[3] = (struct drm_vrampool_pool_entry)VP_DIRECT();
-		big[4] = (struct drm_vrampool_pool_entry)VP_EXCLUSIVE(0);
-		ret = vp_install_list(self->fds[i], big, BASE_POOLS + 2, &gen);
+		big[3] = vp_direct(VP_ABSENT);
+		big[4] = vp_exclusive(0, VP_ABSENT);
+		ret = vp_install_list(self->fds[i], big, BASE_POOLS + 2, &ans);
 		ASSERT_EQ(0, ret) TH_LOG("%s: %s", dev, strerror(-ret));
 
 		q.pools = (uintptr_t)buf;
@@ -910,7 +933,7 @@ TEST_F(layout, query_layout_changed_between_steps)
 
 		ret = vp_query(self->fds[i], &q);
 		EXPECT_EQ(0, ret) TH_LOG("%s: retry with the new size: %s", dev, strerror(-ret));
-		EXPECT_EQ(gen, q.generation) TH_LOG("%s", dev);
+		EXPECT_EQ(ans.generation, q.generation) TH_LOG("%s", dev);
 		EXPECT_EQ((uint32_t)BASE_POOLS + 2, q.num_pools) TH_LOG("%s", dev);
 		EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_POOL, buf[BASE_POOLS + 2].index) {
 			TH_LOG("%s: persistent pool not last", dev);
@@ -924,7 +947,7 @@ TEST_F(layout, query_layout_changed_between_steps)
 TEST_F(layout, empty_list)
 {
 	struct drm_vrampool_pool_install req;
-	const struct refusal x = {
+	const struct vp_refusal x = {
 		.err = EINVAL, .code = DRM_VRAMPOOL_ERR_EMPTY_POOL_LIST, .entry = NO_ENTRY,
 		.field = DRM_VRAMPOOL_FIELD_COUNT, .message = "the pool list is empty",
 		.lib = true,
@@ -932,20 +955,20 @@ TEST_F(layout, empty_list)
 
 	for (int i = 0; i < self->n; i++) {
 		vp_req_list(&req, NULL, 0, 0);
-		check_refused(_metadata, CL(i), "empty list", &req, &x);
+		vp_check_refused(_metadata, CL(i), "empty list", &req, &x);
 		/* the count is checked before the entry size */
 		req.entry_size = 0;
-		check_refused(_metadata, CL(i), "empty list, entry_size 0", &req, &x);
+		vp_check_refused(_metadata, CL(i), "empty list, entry_size 0", &req, &x);
 		req.entry_size = 3;
-		check_refused(_metadata, CL(i), "empty list, entry_size 3", &req, &x);
+		vp_check_refused(_metadata, CL(i), "empty list, entry_size 3", &req, &x);
 	}
 }
 
 TEST_F(layout, count_zero_with_pointer)
 {
-	struct drm_vrampool_pool_entry e[1] = { VP_DIRECT() };
+	struct drm_vrampool_pool_entry e[1] = { vp_direct(VP_ABSENT) };
 	struct drm_vrampool_pool_install req;
-	struct refusal x = {
+	struct vp_refusal x = {
 		.err = EINVAL, .code = INVALID, .entry = NO_ENTRY,
 		.field = DRM_VRAMPOOL_FIELD_ENTRIES,
 		.message = NULL,
@@ -958,7 +981,7 @@ TEST_F(layout, count_zero_with_pointer)
 		snprintf(msg, sizeof(msg), "invalid argument: invalid `entries` (%" PRIu64 ")",
 			 (uint64_t)(uintptr_t)e);
 		x.message = msg;
-		check_refused(_metadata, CL(i), "count 0 with entries", &req, &x);
+		vp_check_refused(_metadata, CL(i), "count 0 with entries", &req, &x);
 	}
 }
 
@@ -973,11 +996,11 @@ TEST_F(layout, too_many_pools_e2big)
 	ASSERT_NE(NULL, many);
 	ASSERT_NE(NULL, hole);
 	for (int k = 0; k < 256; k++)
-		many[k] = (struct drm_vrampool_pool_entry)VP_DIRECT();
+		many[k] = vp_direct(VP_ABSENT);
 
 	for (int i = 0; i < self->n; i++) {
 		for (size_t c = 0; c < ARRAY_SIZE(counts); c++) {
-			struct refusal x = {
+			struct vp_refusal x = {
 				.err = E2BIG, .code = DRM_VRAMPOOL_ERR_TOO_MANY_POOLS,
 				.entry = NO_ENTRY, .field = DRM_VRAMPOOL_FIELD_COUNT,
 				.v0 = counts[c], .lib = true,
@@ -989,17 +1012,17 @@ TEST_F(layout, too_many_pools_e2big)
 			if (counts[c] <= 256) {
 				vp_req_list(&req, many, counts[c], 0);
 				snprintf(what, sizeof(what), "%u valid entries", counts[c]);
-				check_refused(_metadata, CL(i), what, &req, &x);
+				vp_check_refused(_metadata, CL(i), what, &req, &x);
 			}
 			/* the pointer and entry size are never looked at */
 			vp_req_list(&req, hole, counts[c], 0);
 			snprintf(what, sizeof(what), "count %u, unmapped entries", counts[c]);
-			check_refused(_metadata, CL(i), what, &req, &x);
+			vp_check_refused(_metadata, CL(i), what, &req, &x);
 			req.entries = 0;
 			req.entry_size = 1;
 			x.lib = false;
 			snprintf(what, sizeof(what), "count %u, NULL, entry_size 1", counts[c]);
-			check_refused(_metadata, CL(i), what, &req, &x);
+			vp_check_refused(_metadata, CL(i), what, &req, &x);
 		}
 	}
 	free(many);
@@ -1007,20 +1030,20 @@ TEST_F(layout, too_many_pools_e2big)
 
 TEST_F(layout, null_entries_efault)
 {
-	const struct refusal efault = { .err = EFAULT };
+	const struct vp_refusal efault = { .err = EFAULT };
 	struct drm_vrampool_pool_install req;
 
 	for (int i = 0; i < self->n; i++) {
 		vp_req_list(&req, NULL, 1, 0);
-		check_refused(_metadata, CL(i), "NULL entries, count 1", &req, &efault);
+		vp_check_refused(_metadata, CL(i), "NULL entries, count 1", &req, &efault);
 		req.count = DRM_VRAMPOOL_MAX_DYNAMIC_POOLS;
-		check_refused(_metadata, CL(i), "NULL entries, count 254", &req, &efault);
+		vp_check_refused(_metadata, CL(i), "NULL entries, count 254", &req, &efault);
 	}
 }
 
 TEST_F(layout, unaligned_entries_efault)
 {
-	const struct refusal efault = { .err = EFAULT };
+	const struct vp_refusal efault = { .err = EFAULT };
 	struct drm_vrampool_pool_entry expect[2];
 	struct drm_vrampool_pool_install req;
 	uint64_t store[2 * sizeof(struct drm_vrampool_pool_entry) / 8 + 2];
@@ -1030,47 +1053,49 @@ TEST_F(layout, unaligned_entries_efault)
 	for (int i = 0; i < self->n; i++) {
 		for (int off = 1; off < 8; off++) {
 			struct drm_vrampool_pool_entry e[2] = {
-				VP_EXCLUSIVE(self->props[i].alignment), VP_DIRECT(),
+				vp_exclusive(self->props[i].alignment, VP_ABSENT),
+				vp_direct(VP_ABSENT),
 			};
 
 			memcpy(base + off, e, sizeof(e));
 			vp_req_list(&req, (void *)(base + off), 2, 0);
 			snprintf(what, sizeof(what), "entries at +%d", off);
-			check_refused(_metadata, CL(i), what, &req, &efault);
+			vp_check_refused(_metadata, CL(i), what, &req, &efault);
 		}
 		/* 8-byte alignment is enough */
 		{
 			struct drm_vrampool_pool_entry e[2] = {
-				VP_EXCLUSIVE(self->props[i].alignment), VP_DIRECT(),
+				vp_exclusive(self->props[i].alignment, VP_ABSENT),
+				vp_direct(VP_ABSENT),
 			};
 
 			memcpy(base + 8, e, sizeof(e));
 			vp_expect_resolved(&self->props[i], &e[0], &expect[0]);
 			vp_expect_resolved(&self->props[i], &e[1], &expect[1]);
 			vp_req_list(&req, (void *)(base + 8), 2, 0);
-			check_installed(_metadata, CL(i), "entries at +8", &req, expect, 2);
+			vp_check_installed(_metadata, CL(i), "entries at +8", &req, expect, 2);
 		}
 	}
 }
 
 TEST_F(layout, unmapped_entries_efault)
 {
-	const struct refusal efault = { .err = EFAULT };
+	const struct vp_refusal efault = { .err = EFAULT };
 	struct drm_vrampool_pool_install req;
 	void *hole = unmapped_page();
 
 	ASSERT_NE(NULL, hole);
 	for (int i = 0; i < self->n; i++) {
 		vp_req_list(&req, hole, 1, 0);
-		check_refused(_metadata, CL(i), "unmapped entries", &req, &efault);
+		vp_check_refused(_metadata, CL(i), "unmapped entries", &req, &efault);
 		vp_req_list(&req, (void *)(uintptr_t)-4096L, 1, 0);
-		check_refused(_metadata, CL(i), "kernel address", &req, &efault);
+		vp_check_refused(_metadata, CL(i), "kernel address", &req, &efault);
 	}
 }
 
 TEST_F(layout, entries_tail_unmapped_efault)
 {
-	const struct refusal efault = { .err = EFAULT };
+	const struct vp_refusal efault = { .err = EFAULT };
 	struct drm_vrampool_pool_entry *e, expect[2];
 	struct drm_vrampool_pool_install req;
 	char *page = page_before_hole();
@@ -1081,22 +1106,22 @@ TEST_F(layout, entries_tail_unmapped_efault)
 
 		/* two entries ending exactly at the hole are fine */
 		e = (void *)(page + page_size() - 2 * ENTRY_SIZE);
-		e[0] = (struct drm_vrampool_pool_entry)VP_EXCLUSIVE(a);
-		e[1] = (struct drm_vrampool_pool_entry)VP_SLICED(2 * a);
+		e[0] = vp_exclusive(a, VP_ABSENT);
+		e[1] = vp_sliced(2 * a, VP_ABSENT, VP_ABSENT);
 		vp_expect_resolved(&self->props[i], &e[0], &expect[0]);
 		vp_expect_resolved(&self->props[i], &e[1], &expect[1]);
 		vp_req_list(&req, e, 2, 0);
-		check_installed(_metadata, CL(i), "entries up to the hole", &req, expect, 2);
+		vp_check_installed(_metadata, CL(i), "entries up to the hole", &req, expect, 2);
 
 		/* a third one would be in it */
 		vp_req_list(&req, e, 3, 0);
-		check_refused(_metadata, CL(i), "third entry unmapped", &req, &efault);
+		vp_check_refused(_metadata, CL(i), "third entry unmapped", &req, &efault);
 
 		/* and so is half of the second one here */
 		e = (void *)(page + page_size() - ENTRY_SIZE - ENTRY_SIZE / 2);
-		e[0] = (struct drm_vrampool_pool_entry)VP_EXCLUSIVE(a);
+		e[0] = vp_exclusive(a, VP_ABSENT);
 		vp_req_list(&req, e, 2, 0);
-		check_refused(_metadata, CL(i), "second entry half unmapped", &req, &efault);
+		vp_check_refused(_metadata, CL(i), "second entry half unmapped", &req, &efault);
 	}
 	munmap(page, page_size());
 }
@@ -1107,13 +1132,13 @@ TEST_F(layout, wrong_entry_size)
 		0, 1, 8, ENTRY_SIZE - 8, ENTRY_SIZE - 1, ENTRY_SIZE + 1, ENTRY_SIZE + 8,
 		2 * ENTRY_SIZE, 0xffffffffu,
 	};
-	struct drm_vrampool_pool_entry e[2] = { VP_DIRECT(), VP_DIRECT() };
+	struct drm_vrampool_pool_entry e[2] = { vp_direct(VP_ABSENT), vp_direct(VP_ABSENT) };
 	struct drm_vrampool_pool_install req;
 	char what[64];
 
 	for (int i = 0; i < self->n; i++) {
 		for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
-			const struct refusal x = {
+			const struct vp_refusal x = {
 				.err = EINVAL, .code = INVALID, .entry = NO_ENTRY,
 				.field = DRM_VRAMPOOL_FIELD_ENTRY_SIZE, .v0 = sizes[k],
 			};
@@ -1121,11 +1146,11 @@ TEST_F(layout, wrong_entry_size)
 			vp_req_list(&req, e, 2, 0);
 			req.entry_size = sizes[k];
 			snprintf(what, sizeof(what), "entry_size %u", sizes[k]);
-			check_refused(_metadata, CL(i), what, &req, &x);
+			vp_check_refused(_metadata, CL(i), what, &req, &x);
 			/* the entry size is checked before the pointer */
 			req.entries = 0;
 			snprintf(what, sizeof(what), "entry_size %u, NULL entries", sizes[k]);
-			check_refused(_metadata, CL(i), what, &req, &x);
+			vp_check_refused(_metadata, CL(i), what, &req, &x);
 		}
 	}
 }
@@ -1134,14 +1159,14 @@ TEST_F(layout, nonzero_pad_and_reserved)
 {
 	static const uint32_t pads[] = { 1, 0x80000000u, 0xffffffffu };
 	static const uint64_t rsv[][2] = { { 1, 0 }, { 0, 1ull << 63 }, { 6, 9 } };
-	struct drm_vrampool_pool_entry e[1] = { VP_DIRECT() };
+	struct drm_vrampool_pool_entry e[1] = { vp_direct(VP_ABSENT) };
 	struct drm_vrampool_pool_install req;
 	char what[64];
 
 	for (int i = 0; i < self->n; i++) {
 		for (int preset = 0; preset < 2; preset++) {
 			for (size_t k = 0; k < 3; k++) {
-				const struct refusal x = {
+				const struct vp_refusal x = {
 					.err = EINVAL, .code = INVALID, .entry = NO_ENTRY,
 					.field = DRM_VRAMPOOL_FIELD_PAD, .v0 = pads[k],
 				};
@@ -1153,10 +1178,10 @@ TEST_F(layout, nonzero_pad_and_reserved)
 				req.pad = pads[k];
 				snprintf(what, sizeof(what), "%s, pad %#x",
 					 preset ? "preset" : "list", pads[k]);
-				check_refused(_metadata, CL(i), what, &req, &x);
+				vp_check_refused(_metadata, CL(i), what, &req, &x);
 			}
 			for (size_t k = 0; k < 3; k++) {
-				const struct refusal x = {
+				const struct vp_refusal x = {
 					.err = EINVAL, .code = INVALID, .entry = NO_ENTRY,
 					.field = DRM_VRAMPOOL_FIELD_RESERVED,
 					.v0 = rsv[k][0] | rsv[k][1],
@@ -1170,7 +1195,7 @@ TEST_F(layout, nonzero_pad_and_reserved)
 				req.reserved[1] = rsv[k][1];
 				snprintf(what, sizeof(what), "%s, reserved %#" PRIx64 " %#" PRIx64,
 					 preset ? "preset" : "list", rsv[k][0], rsv[k][1]);
-				check_refused(_metadata, CL(i), what, &req, &x);
+				vp_check_refused(_metadata, CL(i), what, &req, &x);
 			}
 		}
 	}
@@ -1179,23 +1204,23 @@ TEST_F(layout, nonzero_pad_and_reserved)
 TEST_F(layout, unknown_flags)
 {
 	static const uint32_t flags[] = { 1u << 1, 1u << 31, (1u << 1) | TEST_ONLY, 0xffffffffu };
-	struct drm_vrampool_pool_entry e[1] = { VP_DIRECT() };
+	struct drm_vrampool_pool_entry e[1] = { vp_direct(VP_ABSENT) };
 	struct drm_vrampool_pool_install req;
 	char what[64];
 
 	for (int i = 0; i < self->n; i++) {
 		for (size_t k = 0; k < ARRAY_SIZE(flags); k++) {
-			const struct refusal x = {
+			const struct vp_refusal x = {
 				.err = EINVAL, .code = INVALID, .entry = NO_ENTRY,
 				.field = DRM_VRAMPOOL_FIELD_FLAGS,	/* value: the flags */
 			};
 
 			vp_req_list(&req, e, 1, flags[k]);
 			snprintf(what, sizeof(what), "list, flags %#x", flags[k]);
-			check_refused(_metadata, CL(i), what, &req, &x);
+			vp_check_refused(_metadata, CL(i), what, &req, &x);
 			vp_req_preset(&req, DRM_VRAMPOOL_PRESET_SUB_SLICES, flags[k]);
 			snprintf(what, sizeof(what), "preset, flags %#x", flags[k]);
-			check_refused(_metadata, CL(i), what, &req, &x);
+			vp_check_refused(_metadata, CL(i), what, &req, &x);
 		}
 	}
 }
@@ -1208,27 +1233,27 @@ TEST_F(layout, unknown_preset)
 
 	for (int i = 0; i < self->n; i++) {
 		for (size_t k = 0; k < ARRAY_SIZE(presets); k++) {
-			const struct refusal x = {
+			const struct vp_refusal x = {
 				.err = EINVAL, .code = INVALID, .entry = NO_ENTRY,
 				.field = DRM_VRAMPOOL_FIELD_PRESET, .v0 = presets[k], .lib = true,
 			};
 
 			vp_req_preset(&req, presets[k], 0);
 			snprintf(what, sizeof(what), "preset %#x", presets[k]);
-			check_refused(_metadata, CL(i), what, &req, &x);
+			vp_check_refused(_metadata, CL(i), what, &req, &x);
 		}
 	}
 }
 
 TEST_F(layout, preset_with_list_fields)
 {
-	struct drm_vrampool_pool_entry e[1] = { VP_DIRECT() };
+	struct drm_vrampool_pool_entry e[1] = { vp_direct(VP_ABSENT) };
 	struct drm_vrampool_pool_install req;
 	uint32_t presets[2] = { DRM_VRAMPOOL_PRESET_SUB_SLICES, DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES };
 
 	for (int i = 0; i < self->n; i++) {
 		for (int p = 0; p < 2; p++) {
-			struct refusal x = {
+			struct vp_refusal x = {
 				.err = EINVAL, .code = INVALID, .entry = NO_ENTRY,
 			};
 
@@ -1236,26 +1261,26 @@ TEST_F(layout, preset_with_list_fields)
 			req.entries = (uintptr_t)e;
 			x.field = DRM_VRAMPOOL_FIELD_ENTRIES;
 			x.v0 = (uintptr_t)e;
-			check_refused(_metadata, CL(i), "preset with entries", &req, &x);
+			vp_check_refused(_metadata, CL(i), "preset with entries", &req, &x);
 
 			vp_req_preset(&req, presets[p], 0);
 			req.count = 1;
 			x.field = DRM_VRAMPOOL_FIELD_COUNT;
 			x.v0 = 1;
-			check_refused(_metadata, CL(i), "preset with count", &req, &x);
+			vp_check_refused(_metadata, CL(i), "preset with count", &req, &x);
 
 			vp_req_preset(&req, presets[p], 0);
 			req.entry_size = ENTRY_SIZE;
 			x.field = DRM_VRAMPOOL_FIELD_ENTRY_SIZE;
 			x.v0 = ENTRY_SIZE;
-			check_refused(_metadata, CL(i), "preset with entry_size", &req, &x);
+			vp_check_refused(_metadata, CL(i), "preset with entry_size", &req, &x);
 
 			/* all three: entries is named first */
 			vp_req_list(&req, e, 1, 0);
 			req.preset = presets[p];
 			x.field = DRM_VRAMPOOL_FIELD_ENTRIES;
 			x.v0 = (uintptr_t)e;
-			check_refused(_metadata, CL(i), "preset with a whole list", &req, &x);
+			vp_check_refused(_metadata, CL(i), "preset with a whole list", &req, &x);
 		}
 	}
 }
@@ -1263,16 +1288,16 @@ TEST_F(layout, preset_with_list_fields)
 /* Rule 1 before rule 2, and the fields of rule 1 in their order. */
 TEST_F(layout, request_checks_in_order)
 {
-	struct drm_vrampool_pool_entry e[1] = { VP_DIRECT() };
+	struct drm_vrampool_pool_entry e[1] = { vp_direct(VP_ABSENT) };
 	struct drm_vrampool_pool_install req;
-	struct refusal x = { .err = EINVAL, .code = INVALID, .entry = NO_ENTRY };
+	struct vp_refusal x = { .err = EINVAL, .code = INVALID, .entry = NO_ENTRY };
 
 	for (int i = 0; i < self->n; i++) {
 		/* flags before pad */
 		vp_req_list(&req, e, 1, 1u << 5);
 		req.pad = 1;
 		x.field = DRM_VRAMPOOL_FIELD_FLAGS;
-		check_refused(_metadata, CL(i), "bad flags and pad", &req, &x);
+		vp_check_refused(_metadata, CL(i), "bad flags and pad", &req, &x);
 
 		/* pad before reserved */
 		vp_req_list(&req, e, 1, 0);
@@ -1280,7 +1305,7 @@ TEST_F(layout, request_checks_in_order)
 		req.reserved[1] = 3;
 		x.field = DRM_VRAMPOOL_FIELD_PAD;
 		x.v0 = 2;
-		check_refused(_metadata, CL(i), "bad pad and reserved", &req, &x);
+		vp_check_refused(_metadata, CL(i), "bad pad and reserved", &req, &x);
 
 		/* reserved before the preset's list fields */
 		vp_req_preset(&req, DRM_VRAMPOOL_PRESET_SUB_SLICES, 0);
@@ -1288,19 +1313,19 @@ TEST_F(layout, request_checks_in_order)
 		req.count = 1;
 		x.field = DRM_VRAMPOOL_FIELD_RESERVED;
 		x.v0 = 4;
-		check_refused(_metadata, CL(i), "bad reserved, preset with count", &req, &x);
+		vp_check_refused(_metadata, CL(i), "bad reserved, preset with count", &req, &x);
 
 		/* unknown flags before too many pools */
 		vp_req_list(&req, e, 255, 1u << 2);
 		x.field = DRM_VRAMPOOL_FIELD_FLAGS;
-		check_refused(_metadata, CL(i), "bad flags, 255 entries", &req, &x);
+		vp_check_refused(_metadata, CL(i), "bad flags, 255 entries", &req, &x);
 
 		/* a list field of a preset before an unknown preset */
 		vp_req_preset(&req, 77, 0);
 		req.count = 2;
 		x.field = DRM_VRAMPOOL_FIELD_COUNT;
 		x.v0 = 2;
-		check_refused(_metadata, CL(i), "unknown preset with count", &req, &x);
+		vp_check_refused(_metadata, CL(i), "unknown preset with count", &req, &x);
 	}
 }
 
@@ -1314,7 +1339,7 @@ TEST_F(layout, entry_unknown_type)
 	for (int i = 0; i < self->n; i++) {
 		for (size_t k = 0; k < ARRAY_SIZE(types); k++) {
 			struct drm_vrampool_pool_entry e = { .type = types[k] };
-			const struct refusal x = {
+			const struct vp_refusal x = {
 				.err = EINVAL, .code = INVALID, .entry = 2,
 				.field = DRM_VRAMPOOL_FIELD_TYPE, .v0 = types[k], .lib = true,
 			};
@@ -1329,7 +1354,7 @@ TEST_F(layout, entry_persistent_type)
 {
 	for (int i = 0; i < self->n; i++) {
 		struct drm_vrampool_pool_entry e = { .type = DRM_VRAMPOOL_POOL_PERSISTENT };
-		const struct refusal x = {
+		const struct vp_refusal x = {
 			.err = EINVAL, .code = INVALID, .entry = 1,
 			.field = DRM_VRAMPOOL_FIELD_TYPE, .v0 = DRM_VRAMPOOL_POOL_PERSISTENT,
 			.lib = true,
@@ -1340,9 +1365,9 @@ TEST_F(layout, entry_persistent_type)
 		/* also as POOL_QUERY reports it */
 		e.type = DRM_VRAMPOOL_POOL_PERSISTENT;
 		refuse_list(_metadata, self, i, "persistent pool alone", &e, 1,
-			    &(struct refusal){ .err = EINVAL, .code = INVALID, .entry = 0,
-					       .field = DRM_VRAMPOOL_FIELD_TYPE,
-					       .v0 = DRM_VRAMPOOL_POOL_PERSISTENT });
+			    &(struct vp_refusal){ .err = EINVAL, .code = INVALID, .entry = 0,
+						  .field = DRM_VRAMPOOL_FIELD_TYPE,
+						  .v0 = DRM_VRAMPOOL_POOL_PERSISTENT });
 	}
 }
 
@@ -1372,7 +1397,7 @@ TEST_F(layout, entry_flags_not_of_its_type)
 			struct drm_vrampool_pool_entry e = {
 				.type = cases[k].type, .flags = cases[k].flags,
 			};
-			const struct refusal x = {
+			const struct vp_refusal x = {
 				.err = EINVAL, .code = INVALID, .entry = 0,
 				.field = DRM_VRAMPOOL_FIELD_ENTRY_FLAGS, .v0 = cases[k].flags,
 				.lib = true,
@@ -1430,7 +1455,7 @@ TEST_F(layout, entry_unused_field_nonzero)
 				struct drm_vrampool_pool_entry e = {
 					.type = cases[k].type, .flags = cases[k].flags,
 				};
-				const struct refusal x = {
+				const struct vp_refusal x = {
 					.err = EINVAL, .code = INVALID, .entry = 1,
 					.field = cases[k].field, .v0 = values[v], .lib = true,
 				};
@@ -1461,7 +1486,7 @@ TEST_F(layout, entry_reserved_nonzero)
 	for (int i = 0; i < self->n; i++) {
 		for (size_t k = 0; k < 3; k++) {
 			struct drm_vrampool_pool_entry e = { .type = types[k], .reserved = 1 };
-			const struct refusal x = {
+			const struct vp_refusal x = {
 				.err = EINVAL, .code = INVALID, .entry = 2,
 				.field = DRM_VRAMPOOL_FIELD_ENTRY_RESERVED, .v0 = 1, .lib = true,
 			};
@@ -1483,12 +1508,12 @@ TEST_F(layout, entry_checks_in_order)
 	for (int i = 0; i < self->n; i++) {
 		uint64_t a = self->props[i].alignment;
 		struct drm_vrampool_pool_entry e[4] = {
-			VP_SLICED(0),			/* ZeroSize, rule 4 */
-			VP_EXCLUSIVE(~0ull),		/* SizeOverflow, rule 4 */
-			VP_DIRECT(),
-			VP_EXCLUSIVE(a),
+			vp_sliced(0, VP_ABSENT, VP_ABSENT),	/* ZeroSize, rule 4 */
+			vp_exclusive(~0ull, VP_ABSENT),		/* SizeOverflow, rule 4 */
+			vp_direct(VP_ABSENT),
+			vp_exclusive(a, VP_ABSENT),
 		};
-		struct refusal x = { .err = EINVAL, .code = INVALID, .entry = 3, .lib = true };
+		struct vp_refusal x = { .err = EINVAL, .code = INVALID, .entry = 3, .lib = true };
 
 		e[3].reserved = 9;
 		x.field = DRM_VRAMPOOL_FIELD_ENTRY_RESERVED;
@@ -1506,7 +1531,7 @@ TEST_F(layout, entry_checks_in_order)
 		refuse_list(_metadata, self, i, "type before flags", e, 4, &x);
 
 		/* flags before a field the type does not have */
-		e[3] = (struct drm_vrampool_pool_entry)VP_EXCLUSIVE(a);
+		e[3] = vp_exclusive(a, VP_ABSENT);
 		e[3].page_size = 5;
 		e[3].flags = DRM_VRAMPOOL_ENTRY_RECLAIM_AT;
 		x.field = DRM_VRAMPOOL_FIELD_ENTRY_FLAGS;
@@ -1520,8 +1545,8 @@ TEST_F(layout, entry_checks_in_order)
 TEST_F(layout, zero_page_size)
 {
 	for (int i = 0; i < self->n; i++) {
-		struct drm_vrampool_pool_entry e = VP_SLICED(0);
-		const struct refusal x = {
+		struct drm_vrampool_pool_entry e = vp_sliced(0, VP_ABSENT, VP_ABSENT);
+		const struct vp_refusal x = {
 			.err = EINVAL, .code = DRM_VRAMPOOL_ERR_ZERO_SIZE, .entry = 1,
 			.field = DRM_VRAMPOOL_FIELD_PAGE_SIZE,
 			.message = "`page_size` must be non-zero", .lib = true,
@@ -1529,8 +1554,8 @@ TEST_F(layout, zero_page_size)
 
 		refuse_entry(_metadata, self, i, "page_size 0", 1, &e, &x);
 		/* page_size is checked before the slice and the cap */
-		vrampool_entry_set_max_slice_size(&e, 0);
-		vrampool_entry_set_max_pool_size(&e, 0);
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_SLICE_SIZE, 0);
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE, 0);
 		refuse_entry(_metadata, self, i, "page_size, slice and cap 0", 1, &e, &x);
 	}
 }
@@ -1538,17 +1563,18 @@ TEST_F(layout, zero_page_size)
 TEST_F(layout, zero_max_slice_size)
 {
 	for (int i = 0; i < self->n; i++) {
-		struct drm_vrampool_pool_entry e = VP_SLICED(4 * self->props[i].alignment);
-		const struct refusal x = {
+		uint64_t a = self->props[i].alignment;
+		struct drm_vrampool_pool_entry e = vp_sliced(4 * a, VP_ABSENT, VP_ABSENT);
+		const struct vp_refusal x = {
 			.err = EINVAL, .code = DRM_VRAMPOOL_ERR_ZERO_SIZE, .entry = 2,
 			.field = DRM_VRAMPOOL_FIELD_MAX_SLICE_SIZE,
 			.message = "`max_slice_size` must be non-zero", .lib = true,
 		};
 
-		vrampool_entry_set_max_slice_size(&e, 0);
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_SLICE_SIZE, 0);
 		refuse_entry(_metadata, self, i, "max_slice_size 0", 2, &e, &x);
 		/* the slice is checked before the cap */
-		vrampool_entry_set_max_pool_size(&e, 0);
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE, 0);
 		refuse_entry(_metadata, self, i, "max_slice_size and cap 0", 2, &e, &x);
 	}
 }
@@ -1556,22 +1582,23 @@ TEST_F(layout, zero_max_slice_size)
 TEST_F(layout, zero_max_pool_size)
 {
 	for (int i = 0; i < self->n; i++) {
-		struct drm_vrampool_pool_entry e = VP_SLICED(4 * self->props[i].alignment);
-		const struct refusal x = {
+		uint64_t a = self->props[i].alignment;
+		struct drm_vrampool_pool_entry e = vp_sliced(4 * a, VP_ABSENT, VP_ABSENT);
+		const struct vp_refusal x = {
 			.err = EINVAL, .code = DRM_VRAMPOOL_ERR_ZERO_SIZE, .entry = 0,
 			.field = DRM_VRAMPOOL_FIELD_MAX_POOL_SIZE,
 			.message = "`max_pool_size` must be non-zero", .lib = true,
 		};
 
-		vrampool_entry_set_max_pool_size(&e, 0);
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE, 0);
 		refuse_entry(_metadata, self, i, "max_pool_size 0", 0, &e, &x);
-		vrampool_entry_set_max_slice_size(&e, self->props[i].alignment);
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_SLICE_SIZE, self->props[i].alignment);
 		refuse_entry(_metadata, self, i, "max_pool_size 0 with a slice", 0, &e, &x);
 	}
 }
 
 /* SliceLargerThanPage of an aligned @slice and @page: into @x, message in @msg. */
-static void slice_too_large(struct refusal *x, char *msg, size_t len, uint64_t page,
+static void slice_too_large(struct vp_refusal *x, char *msg, size_t len, uint64_t page,
 			    uint64_t slice)
 {
 	x->v0 = page;
@@ -1581,7 +1608,7 @@ static void slice_too_large(struct refusal *x, char *msg, size_t len, uint64_t p
 }
 
 /* CapSmallerThanPage of an aligned @page and a @cap: into @x, message in @msg. */
-static void cap_too_small(struct refusal *x, char *msg, size_t len, uint64_t page, uint64_t cap)
+static void cap_too_small(struct vp_refusal *x, char *msg, size_t len, uint64_t page, uint64_t cap)
 {
 	x->v0 = page;
 	x->v1 = cap;
@@ -1595,8 +1622,9 @@ TEST_F(layout, slice_larger_than_page)
 
 	for (int i = 0; i < self->n; i++) {
 		uint64_t a = self->props[i].alignment;
-		struct drm_vrampool_pool_entry e = VP_SLICED(4 * a + 1);	/* 5a aligned */
-		struct refusal x = {
+		/* 5a aligned */
+		struct drm_vrampool_pool_entry e = vp_sliced(4 * a + 1, VP_ABSENT, VP_ABSENT);
+		struct vp_refusal x = {
 			.err = EINVAL, .code = DRM_VRAMPOOL_ERR_SLICE_LARGER_THAN_PAGE, .entry = 1,
 			.field = DRM_VRAMPOOL_FIELD_MAX_SLICE_SIZE, .lib = true, .message = msg,
 		};
@@ -1604,14 +1632,14 @@ TEST_F(layout, slice_larger_than_page)
 		if (a < 2)
 			SKIP(return, "alignment %" PRIu64 ": nothing to align", a);
 		/* the sizes are compared aligned, and reported aligned */
-		vrampool_entry_set_max_slice_size(&e, 5 * a + 1);
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_SLICE_SIZE, 5 * a + 1);
 		slice_too_large(&x, msg, sizeof(msg), 5 * a, 6 * a);
 		refuse_entry(_metadata, self, i, "slice 5a+1 > page 4a+1", 1, &e, &x);
 
 		/* the slice is checked before the cap */
-		e = (struct drm_vrampool_pool_entry)VP_SLICED(8 * a);
-		vrampool_entry_set_max_slice_size(&e, 8 * a + 1);
-		vrampool_entry_set_max_pool_size(&e, 1);
+		e = vp_sliced(8 * a, VP_ABSENT, VP_ABSENT);
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_SLICE_SIZE, 8 * a + 1);
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE, 1);
 		slice_too_large(&x, msg, sizeof(msg), 8 * a, 9 * a);
 		refuse_entry(_metadata, self, i, "slice 8a+1 > page 8a, cap 1", 1, &e, &x);
 	}
@@ -1623,8 +1651,9 @@ TEST_F(layout, cap_smaller_than_page)
 
 	for (int i = 0; i < self->n; i++) {
 		uint64_t a = self->props[i].alignment;
-		struct drm_vrampool_pool_entry e = VP_SLICED(4 * a + 1);	/* 5a aligned */
-		struct refusal x = {
+		/* 5a aligned */
+		struct drm_vrampool_pool_entry e = vp_sliced(4 * a + 1, VP_ABSENT, VP_ABSENT);
+		struct vp_refusal x = {
 			.err = EINVAL, .code = DRM_VRAMPOOL_ERR_CAP_SMALLER_THAN_PAGE, .entry = 2,
 			.field = DRM_VRAMPOOL_FIELD_MAX_POOL_SIZE, .lib = true, .message = msg,
 		};
@@ -1632,12 +1661,12 @@ TEST_F(layout, cap_smaller_than_page)
 		if (a < 2)
 			SKIP(return, "alignment %" PRIu64 ": nothing to align", a);
 		/* the page aligned, the cap as given */
-		vrampool_entry_set_max_pool_size(&e, 5 * a - 1);
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE, 5 * a - 1);
 		cap_too_small(&x, msg, sizeof(msg), 5 * a, 5 * a - 1);
 		refuse_entry(_metadata, self, i, "cap 5a-1 < page 5a", 2, &e, &x);
 
 		/* the page as given would fit */
-		vrampool_entry_set_max_pool_size(&e, 4 * a + 1);
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE, 4 * a + 1);
 		cap_too_small(&x, msg, sizeof(msg), 5 * a, 4 * a + 1);
 		refuse_entry(_metadata, self, i, "cap 4a+1 < page 5a", 2, &e, &x);
 	}
@@ -1650,25 +1679,25 @@ TEST_F(layout, too_many_pages)
 
 	for (int i = 0; i < self->n; i++) {
 		uint64_t a = self->props[i].alignment;
-		struct drm_vrampool_pool_entry e = VP_SLICED(a);
-		struct refusal x = {
+		struct drm_vrampool_pool_entry e = vp_sliced(a, VP_ABSENT, VP_ABSENT);
+		struct vp_refusal x = {
 			.err = EINVAL, .code = DRM_VRAMPOOL_ERR_TOO_MANY_PAGES, .entry = 0,
 			.field = DRM_VRAMPOOL_FIELD_MAX_POOL_SIZE, .v0 = 65536, .lib = true,
 			.message = msg65536,
 		};
 
-		vrampool_entry_set_max_pool_size(&e, 65536 * a);
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE, 65536 * a);
 		refuse_entry(_metadata, self, i, "cap of 65536 pages", 0, &e, &x);
 
 		/* counted in aligned pages: page a-1 is page a */
 		if (a > 1) {
-			e = (struct drm_vrampool_pool_entry)VP_SLICED(a - 1);
-			vrampool_entry_set_max_pool_size(&e, 65536 * a + a - 1);
+			e = vp_sliced(a - 1, VP_ABSENT, VP_ABSENT);
+			vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE, 65536 * a + a - 1);
 			refuse_entry(_metadata, self, i, "cap of 65536 aligned pages", 0, &e, &x);
 		}
 
-		e = (struct drm_vrampool_pool_entry)VP_SLICED(a);
-		vrampool_entry_set_max_pool_size(&e, ~0ull);
+		e = vp_sliced(a, VP_ABSENT, VP_ABSENT);
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE, ~0ull);
 		x.v0 = ~0ull / a;
 		x.message = NULL;
 		refuse_entry(_metadata, self, i, "cap 2^64-1", 0, &e, &x);
@@ -1680,7 +1709,7 @@ TEST_F(layout, size_overflow)
 	for (int i = 0; i < self->n; i++) {
 		uint64_t a = self->props[i].alignment;
 		struct drm_vrampool_pool_entry e;
-		struct refusal x = {
+		struct vp_refusal x = {
 			.err = EOVERFLOW, .code = DRM_VRAMPOOL_ERR_SIZE_OVERFLOW, .entry = 1,
 			.v1 = a, .lib = true,
 		};
@@ -1688,22 +1717,22 @@ TEST_F(layout, size_overflow)
 		if (a < 2)
 			SKIP(return, "alignment %" PRIu64 ": no size overflows", a);
 
-		e = (struct drm_vrampool_pool_entry)VP_EXCLUSIVE(~0ull);
+		e = vp_exclusive(~0ull, VP_ABSENT);
 		x.field = DRM_VRAMPOOL_FIELD_MAX_ALLOC_SIZE;
 		x.v0 = ~0ull;
 		refuse_entry(_metadata, self, i, "max_alloc_size 2^64-1", 1, &e, &x);
 
-		e = (struct drm_vrampool_pool_entry)VP_EXCLUSIVE(~0ull - a + 2);
+		e = vp_exclusive(~0ull - a + 2, VP_ABSENT);
 		x.v0 = ~0ull - a + 2;
 		refuse_entry(_metadata, self, i, "max_alloc_size 2^64-a+1", 1, &e, &x);
 
-		e = (struct drm_vrampool_pool_entry)VP_SLICED(~0ull);
+		e = vp_sliced(~0ull, VP_ABSENT, VP_ABSENT);
 		x.field = DRM_VRAMPOOL_FIELD_PAGE_SIZE;
 		x.v0 = ~0ull;
 		refuse_entry(_metadata, self, i, "page_size 2^64-1", 1, &e, &x);
 
-		e = (struct drm_vrampool_pool_entry)VP_SLICED(a);
-		vrampool_entry_set_max_slice_size(&e, ~0ull - 1);
+		e = vp_sliced(a, VP_ABSENT, VP_ABSENT);
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_SLICE_SIZE, ~0ull - 1);
 		x.field = DRM_VRAMPOOL_FIELD_MAX_SLICE_SIZE;
 		x.v0 = ~0ull - 1;
 		refuse_entry(_metadata, self, i, "max_slice_size 2^64-2", 1, &e, &x);
@@ -1716,17 +1745,18 @@ TEST_F(layout, first_failing_entry_reported)
 	for (int i = 0; i < self->n; i++) {
 		uint64_t a = self->props[i].alignment;
 		struct drm_vrampool_pool_entry e[5] = {
-			VP_EXCLUSIVE(a), VP_DIRECT(), VP_SLICED(2 * a), VP_SLICED(0), VP_SLICED(a),
+			vp_exclusive(a, VP_ABSENT), vp_direct(VP_ABSENT),
+			vp_sliced(2 * a, VP_ABSENT, VP_ABSENT), vp_sliced(0, VP_ABSENT, VP_ABSENT),
+			vp_sliced(a, 2 * a, VP_ABSENT),		/* SliceLargerThanPage */
 		};
-		struct refusal x = {
+		struct vp_refusal x = {
 			.err = EINVAL, .code = DRM_VRAMPOOL_ERR_ZERO_SIZE, .entry = 3,
 			.field = DRM_VRAMPOOL_FIELD_PAGE_SIZE, .lib = true,
 		};
 
-		vrampool_entry_set_max_slice_size(&e[4], 2 * a);	/* SliceLargerThanPage */
 		refuse_list(_metadata, self, i, "ZeroSize at 3, slice > page at 4", e, 5, &x);
 
-		e[3] = (struct drm_vrampool_pool_entry)VP_SLICED(a);
+		e[3] = vp_sliced(a, VP_ABSENT, VP_ABSENT);
 		x.code = DRM_VRAMPOOL_ERR_SLICE_LARGER_THAN_PAGE;
 		x.entry = 4;
 		x.field = DRM_VRAMPOOL_FIELD_MAX_SLICE_SIZE;
@@ -1735,7 +1765,7 @@ TEST_F(layout, first_failing_entry_reported)
 		refuse_list(_metadata, self, i, "slice > page at 4", e, 5, &x);
 
 		/* an overflow earlier wins over a later EINVAL */
-		e[1] = (struct drm_vrampool_pool_entry)VP_EXCLUSIVE(~0ull);
+		e[1] = vp_exclusive(~0ull, VP_ABSENT);
 		if (a > 1) {
 			x.err = EOVERFLOW;
 			x.code = DRM_VRAMPOOL_ERR_SIZE_OVERFLOW;

@@ -11,8 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vrampool_harness.h"
-#include "vrampool_test_lib.h"
+#include "vrampool_test_harness.h"
 
 /*
  * 1000 cycles on Debian's kernel. The debug kernel (KASAN, lockdep and
@@ -102,7 +101,7 @@ TEST_F_TIMEOUT(open_close, accel_and_test_bo_cycles, 280)
 
 		ret = vp_test_bo_size_get(&self->devs[i], &bo_size);
 		ASSERT_EQ(0, ret) TH_LOG("%s: test_bo_size: %s", self->devs[i].name, strerror(-ret));
-		rounded = vp_round_up(bo_size, VP_BO_PAGE_SIZE);
+		rounded = vp_align_up(bo_size, VP_CPU_PAGE);
 
 		for (c = 0; c < CYCLES; c++) {
 			uint64_t used = 0;

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vrampool_alloc_util.h"
+#include "vrampool_test_harness.h"
 #include "vrampool.h"
 
 #define ALIGN		256ULL
@@ -35,8 +35,8 @@ VP_BACKEND_VARIANTS(pools);
 FIXTURE_SETUP(pools)
 {
 	self->fd = vp_setup_open_first(_metadata, variant->backend, &self->dev);
-	vpa_require_alignment(_metadata, self->fd, &self->dev, ALIGN,
-			      "these tests expect the default alignment of 256");
+	vp_require_alignment(_metadata, self->fd, &self->dev, ALIGN,
+			     "these tests expect the default alignment of 256");
 	ASSERT_EQ(0, vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_VRAM_SIZE, &self->vram_size));
 	ASSERT_EQ(0, vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_MAX_PAGE_SIZE, &self->max_page));
 	ASSERT_EQ(0, vp_get_param(self->fd, DRM_VRAMPOOL_PARAM_VRAM_IN_USE, &self->vram_start));
@@ -57,14 +57,14 @@ FIXTURE_TEARDOWN(pools)
  */
 TEST_F(pools, sliced_capped_pool_refuses_past_its_cap)
 {
-	struct drm_vrampool_pool_entry e = vpa_sliced(1024, VPA_ABSENT, 2048);
+	struct drm_vrampool_pool_entry e = vp_sliced(1024, VP_ABSENT, 2048);
 	struct drm_vrampool_alloc a, b, c;
 	struct vrampool_error err;
 	char msg[256];
 
-	INSTALL_OK(self->fd, &e, 1, "sliced{1024, cap 2048}");
-	ALLOC_OK(self->fd, 1024, 0, &a, "first 1024");
-	ALLOC_OK(self->fd, 1024, 0, &b, "second 1024");
+	VP_INSTALL_OK(self->fd, &e, 1, "sliced{1024, cap 2048}");
+	VP_ALLOC_OK(self->fd, 1024, 0, &a, "first 1024");
+	VP_ALLOC_OK(self->fd, 1024, 0, &b, "second 1024");
 	EXPECT_EQ(0u, a.pool);
 	EXPECT_EQ(0u, b.pool);
 	EXPECT_EQ(0u, a.page);
@@ -88,18 +88,18 @@ TEST_F(pools, sliced_capped_pool_refuses_past_its_cap)
 	EXPECT_STREQ("memory pool capacity exceeded: failed to reserve 1024 bytes, "
 		     "pool is capped at 2048 bytes (2048 bytes in use)", msg);
 
-	EXPECT_POOL(self->fd, 0, "after the refused third request",
-		    .allocations = 2, .bytes_in_use = 2048, .padding = 0,
-		    .reserved_bytes = 2048, .pages = 2, .pages_peak = 2,
-		    .largest_alloc = 1024);
-	EXPECT_EQ(self->vram_start + 2 * VPA_CPU_PAGE, vpa_vram(self->fd));
+	VP_EXPECT_POOL(self->fd, 0, "after the refused third request",
+		       .allocations = 2, .bytes_in_use = 2048, .padding = 0,
+		       .reserved_bytes = 2048, .pages = 2, .pages_peak = 2,
+		       .largest_alloc = 1024);
+	EXPECT_EQ(self->vram_start + 2 * VP_CPU_PAGE, vp_vram_in_use(self->fd));
 
 	/* A freed page makes room again, without growing. */
-	FREE_OK(self->fd, b.handle, "second 1024");
-	ALLOC_OK(self->fd, 1024, 0, &c, "1024 after a free");
+	VP_FREE_OK(self->fd, b.handle, "second 1024");
+	VP_ALLOC_OK(self->fd, 1024, 0, &c, "1024 after a free");
 	EXPECT_EQ(1u, c.page);
 	EXPECT_EQ(b.mmap_offset, c.mmap_offset);
-	EXPECT_PAGES(self->fd, 0, "after the re-allocation", 2, 2048);
+	VP_EXPECT_PAGES(self->fd, 0, "after the re-allocation", 2, 2048);
 }
 
 /*
@@ -108,45 +108,45 @@ TEST_F(pools, sliced_capped_pool_refuses_past_its_cap)
  */
 TEST_F(pools, sliced_cap_counts_whole_pages)
 {
-	struct drm_vrampool_pool_entry e = vpa_sliced(1024, VPA_ABSENT, 2500);
+	struct drm_vrampool_pool_entry e = vp_sliced(1024, VP_ABSENT, 2500);
 	struct drm_vrampool_pool_status st;
 	struct drm_vrampool_alloc a, b, c;
 
-	INSTALL_OK(self->fd, &e, 1, "sliced{1024, cap 2500}");
-	ASSERT_EQ(0, vpa_pool(self->fd, 0, &st));
+	VP_INSTALL_OK(self->fd, &e, 1, "sliced{1024, cap 2500}");
+	ASSERT_EQ(0, vp_pool(self->fd, 0, &st));
 	EXPECT_EQ(2500u, st.config.max_pool_size) TH_LOG("the cap is kept as given");
-	ALLOC_OK(self->fd, 1000, 0, &a, "first");
-	ALLOC_OK(self->fd, 1000, 0, &b, "second");
+	VP_ALLOC_OK(self->fd, 1000, 0, &a, "first");
+	VP_ALLOC_OK(self->fd, 1000, 0, &b, "second");
 	EXPECT_EQ(-ENOSPC, vp_alloc(self->fd, 1000, 0, &c));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED, c.error.code);
 	EXPECT_EQ(1000u, c.error.size);
 	EXPECT_EQ(2048u, c.error.capacity) TH_LOG("two whole pages");
 	EXPECT_EQ(2000u, c.error.in_use) TH_LOG("the bytes asked for, not the padded ones");
-	EXPECT_PAGES(self->fd, 0, "at the cap", 2, 2048);
+	VP_EXPECT_PAGES(self->fd, 0, "at the cap", 2, 2048);
 }
 
 /* A freed slice is reused in place: same page, same offset, no growth. */
 TEST_F(pools, sliced_freed_slice_is_reused)
 {
-	struct drm_vrampool_pool_entry e = vpa_sliced(2048, VPA_ABSENT, VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_sliced(2048, VP_ABSENT, VP_ABSENT);
 	struct drm_vrampool_alloc a, b, c;
 
-	INSTALL_OK(self->fd, &e, 1, "sliced{2048}");
-	ALLOC_OK(self->fd, 512, 0, &a, "a");
-	ALLOC_OK(self->fd, 512, 0, &b, "b");
-	EXPECT_PAGES(self->fd, 0, "two slices", 1, 2048);
+	VP_INSTALL_OK(self->fd, &e, 1, "sliced{2048}");
+	VP_ALLOC_OK(self->fd, 512, 0, &a, "a");
+	VP_ALLOC_OK(self->fd, 512, 0, &b, "b");
+	VP_EXPECT_PAGES(self->fd, 0, "two slices", 1, 2048);
 
-	FREE_OK(self->fd, a.handle, "a");
-	EXPECT_PAGES(self->fd, 0, "a freed", 1, 2048);
-	ALLOC_OK(self->fd, 512, 0, &c, "c");
+	VP_FREE_OK(self->fd, a.handle, "a");
+	VP_EXPECT_PAGES(self->fd, 0, "a freed", 1, 2048);
+	VP_ALLOC_OK(self->fd, 512, 0, &c, "c");
 	EXPECT_EQ(a.page, c.page);
 	EXPECT_EQ(a.offset, c.offset);
 	EXPECT_EQ(a.mmap_offset, c.mmap_offset);
-	EXPECT_POOL(self->fd, 0, "c in a's slice",
-		    .allocations = 2, .bytes_in_use = 1024, .padding = 0,
-		    .reserved_bytes = 2048, .pages = 1, .pages_peak = 1,
-		    .largest_alloc = 512);
-	EXPECT_EQ(self->vram_start + VPA_CPU_PAGE, vpa_vram(self->fd));
+	VP_EXPECT_POOL(self->fd, 0, "c in a's slice",
+		       .allocations = 2, .bytes_in_use = 1024, .padding = 0,
+		       .reserved_bytes = 2048, .pages = 1, .pages_peak = 1,
+		       .largest_alloc = 512);
+	EXPECT_EQ(self->vram_start + VP_CPU_PAGE, vp_vram_in_use(self->fd));
 }
 
 /*
@@ -156,14 +156,14 @@ TEST_F(pools, sliced_freed_slice_is_reused)
 TEST_F(pools, sliced_full_capped_pool_spills_to_the_next)
 {
 	struct drm_vrampool_pool_entry e[2] = {
-		vpa_sliced(1024, VPA_ABSENT, 1024),
-		vpa_sliced(1024, VPA_ABSENT, 1024),
+		vp_sliced(1024, VP_ABSENT, 1024),
+		vp_sliced(1024, VP_ABSENT, 1024),
 	};
 	struct drm_vrampool_alloc a, b, c;
 
-	INSTALL_OK(self->fd, e, 2, "two sliced{1024, cap 1024}");
-	ALLOC_OK(self->fd, 1024, 0, &a, "first");
-	ALLOC_OK(self->fd, 1024, 0, &b, "second");
+	VP_INSTALL_OK(self->fd, e, 2, "two sliced{1024, cap 1024}");
+	VP_ALLOC_OK(self->fd, 1024, 0, &a, "first");
+	VP_ALLOC_OK(self->fd, 1024, 0, &b, "second");
 	EXPECT_EQ(0u, a.pool);
 	EXPECT_EQ(1u, b.pool) TH_LOG("the second request must spill to pool 1");
 	EXPECT_EQ(0u, b.page);
@@ -175,35 +175,35 @@ TEST_F(pools, sliced_full_capped_pool_spills_to_the_next)
 	EXPECT_EQ(1024u, c.error.capacity);
 	EXPECT_EQ(1024u, c.error.in_use);
 
-	EXPECT_POOL(self->fd, 0, "pool 0 after the spill",
-		    .allocations = 1, .bytes_in_use = 1024, .padding = 0,
-		    .reserved_bytes = 1024, .pages = 1, .pages_peak = 1,
-		    .largest_alloc = 1024);
-	EXPECT_POOL(self->fd, 1, "pool 1 after the spill",
-		    .allocations = 1, .bytes_in_use = 1024, .padding = 0,
-		    .reserved_bytes = 1024, .pages = 1, .pages_peak = 1,
-		    .largest_alloc = 1024);
+	VP_EXPECT_POOL(self->fd, 0, "pool 0 after the spill",
+		       .allocations = 1, .bytes_in_use = 1024, .padding = 0,
+		       .reserved_bytes = 1024, .pages = 1, .pages_peak = 1,
+		       .largest_alloc = 1024);
+	VP_EXPECT_POOL(self->fd, 1, "pool 1 after the spill",
+		       .allocations = 1, .bytes_in_use = 1024, .padding = 0,
+		       .reserved_bytes = 1024, .pages = 1, .pages_peak = 1,
+		       .largest_alloc = 1024);
 }
 
 /* Two 512 requests share one 2048 page: same page, offsets 0 and 512. */
 TEST_F(pools, sliced_slices_share_a_page)
 {
-	struct drm_vrampool_pool_entry e = vpa_sliced(2048, VPA_ABSENT, VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_sliced(2048, VP_ABSENT, VP_ABSENT);
 	struct drm_vrampool_alloc a, b;
 
-	INSTALL_OK(self->fd, &e, 1, "sliced{2048}");
-	ALLOC_OK(self->fd, 512, 0, &a, "a");
-	ALLOC_OK(self->fd, 512, 0, &b, "b");
+	VP_INSTALL_OK(self->fd, &e, 1, "sliced{2048}");
+	VP_ALLOC_OK(self->fd, 512, 0, &a, "a");
+	VP_ALLOC_OK(self->fd, 512, 0, &b, "b");
 	EXPECT_EQ(a.page, b.page);
 	EXPECT_EQ(0u, a.offset);
 	EXPECT_EQ(512u, b.offset);
 	EXPECT_EQ(a.mmap_offset, b.mmap_offset);
 	EXPECT_EQ(2048u, a.page_size);
 	EXPECT_EQ(2048u, b.page_size);
-	EXPECT_POOL(self->fd, 0, "two slices of one page",
-		    .allocations = 2, .bytes_in_use = 1024, .padding = 0,
-		    .reserved_bytes = 2048, .pages = 1, .pages_peak = 1,
-		    .largest_alloc = 512);
+	VP_EXPECT_POOL(self->fd, 0, "two slices of one page",
+		       .allocations = 2, .bytes_in_use = 1024, .padding = 0,
+		       .reserved_bytes = 2048, .pages = 1, .pages_peak = 1,
+		       .largest_alloc = 512);
 }
 
 /*
@@ -214,45 +214,45 @@ TEST_F(pools, sliced_slices_share_a_page)
  */
 TEST_F(pools, sliced_padding_is_counted_and_never_lost)
 {
-	struct drm_vrampool_pool_entry e = vpa_sliced(1024, VPA_ABSENT, VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_sliced(1024, VP_ABSENT, VP_ABSENT);
 	struct drm_vrampool_alloc a, b, c;
 
-	INSTALL_OK(self->fd, &e, 1, "sliced{1024}");
-	ALLOC_OK(self->fd, 40, 0, &a, "a");
-	ALLOC_OK(self->fd, 40, 0, &b, "b");
+	VP_INSTALL_OK(self->fd, &e, 1, "sliced{1024}");
+	VP_ALLOC_OK(self->fd, 40, 0, &a, "a");
+	VP_ALLOC_OK(self->fd, 40, 0, &b, "b");
 	EXPECT_EQ(216u, a.padding);
 	EXPECT_EQ(216u, b.padding);
 	EXPECT_EQ(0u, a.offset);
 	EXPECT_EQ(256u, b.offset);
-	EXPECT_POOL(self->fd, 0, "two 40-byte slices",
-		    .allocations = 2, .bytes_in_use = 80, .padding = 432,
-		    .reserved_bytes = 1024, .pages = 1, .pages_peak = 1,
-		    .largest_alloc = 40);
+	VP_EXPECT_POOL(self->fd, 0, "two 40-byte slices",
+		       .allocations = 2, .bytes_in_use = 80, .padding = 432,
+		       .reserved_bytes = 1024, .pages = 1, .pages_peak = 1,
+		       .largest_alloc = 40);
 
 	/* Reuse a's padded slice with a smaller size: padding 224. */
-	FREE_OK(self->fd, a.handle, "a");
-	ALLOC_OK(self->fd, 32, 0, &c, "c");
+	VP_FREE_OK(self->fd, a.handle, "a");
+	VP_ALLOC_OK(self->fd, 32, 0, &c, "c");
 	EXPECT_EQ(0u, c.offset);
 	EXPECT_EQ(224u, c.padding);
-	EXPECT_POOL(self->fd, 0, "c in a's slice",
-		    .allocations = 2, .bytes_in_use = 72, .padding = 440,
-		    .reserved_bytes = 1024, .pages = 1, .pages_peak = 1,
-		    .largest_alloc = 40);
+	VP_EXPECT_POOL(self->fd, 0, "c in a's slice",
+		       .allocations = 2, .bytes_in_use = 72, .padding = 440,
+		       .reserved_bytes = 1024, .pages = 1, .pages_peak = 1,
+		       .largest_alloc = 40);
 
-	FREE_OK(self->fd, b.handle, "b");
-	FREE_OK(self->fd, c.handle, "c");
+	VP_FREE_OK(self->fd, b.handle, "b");
+	VP_FREE_OK(self->fd, c.handle, "c");
 	/* The whole page is one free hole again: a 1024 request fits it. */
-	ALLOC_OK(self->fd, 1024, 0, &a, "whole page");
+	VP_ALLOC_OK(self->fd, 1024, 0, &a, "whole page");
 	EXPECT_EQ(0u, a.page);
 	EXPECT_EQ(0u, a.offset);
-	EXPECT_PAGES(self->fd, 0, "whole page reused", 1, 1024);
-	FREE_OK(self->fd, a.handle, "whole page");
+	VP_EXPECT_PAGES(self->fd, 0, "whole page reused", 1, 1024);
+	VP_FREE_OK(self->fd, a.handle, "whole page");
 	ASSERT_EQ(0, vp_cleanup(self->fd));
-	EXPECT_POOL(self->fd, 0, "after the cleanup",
-		    .allocations = 0, .bytes_in_use = 0, .padding = 0,
-		    .reserved_bytes = 0, .pages = 0, .pages_peak = 1,
-		    .largest_alloc = 1024);
-	EXPECT_EQ(self->vram_start, vpa_vram(self->fd));
+	VP_EXPECT_POOL(self->fd, 0, "after the cleanup",
+		       .allocations = 0, .bytes_in_use = 0, .padding = 0,
+		       .reserved_bytes = 0, .pages = 0, .pages_peak = 1,
+		       .largest_alloc = 1024);
+	EXPECT_EQ(self->vram_start, vp_vram_in_use(self->fd));
 }
 
 /*
@@ -261,27 +261,27 @@ TEST_F(pools, sliced_padding_is_counted_and_never_lost)
  */
 TEST_F(pools, sliced_cleanup_releases_only_free_pages)
 {
-	struct drm_vrampool_pool_entry e = vpa_sliced(1024, VPA_ABSENT, VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_sliced(1024, VP_ABSENT, VP_ABSENT);
 	struct drm_vrampool_alloc a, b, c, d;
 
-	INSTALL_OK(self->fd, &e, 1, "sliced{1024}");
-	ALLOC_OK(self->fd, 1024, 0, &a, "page 0");
-	ALLOC_OK(self->fd, 1024, 0, &b, "page 1");
-	ALLOC_OK(self->fd, 512, 0, &c, "page 2, half");
+	VP_INSTALL_OK(self->fd, &e, 1, "sliced{1024}");
+	VP_ALLOC_OK(self->fd, 1024, 0, &a, "page 0");
+	VP_ALLOC_OK(self->fd, 1024, 0, &b, "page 1");
+	VP_ALLOC_OK(self->fd, 512, 0, &c, "page 2, half");
 	EXPECT_EQ(2u, c.page);
-	FREE_OK(self->fd, a.handle, "page 0");
-	FREE_OK(self->fd, c.handle, "page 2");
-	EXPECT_PAGES(self->fd, 0, "before the cleanup", 3, 3072);
+	VP_FREE_OK(self->fd, a.handle, "page 0");
+	VP_FREE_OK(self->fd, c.handle, "page 2");
+	VP_EXPECT_PAGES(self->fd, 0, "before the cleanup", 3, 3072);
 	ASSERT_EQ(0, vp_cleanup(self->fd));
-	EXPECT_POOL(self->fd, 0, "after the cleanup",
-		    .allocations = 1, .bytes_in_use = 1024, .padding = 0,
-		    .reserved_bytes = 1024, .pages = 1, .pages_peak = 3,
-		    .largest_alloc = 1024);
-	EXPECT_EQ(self->vram_start + VPA_CPU_PAGE, vpa_vram(self->fd));
+	VP_EXPECT_POOL(self->fd, 0, "after the cleanup",
+		       .allocations = 1, .bytes_in_use = 1024, .padding = 0,
+		       .reserved_bytes = 1024, .pages = 1, .pages_peak = 3,
+		       .largest_alloc = 1024);
+	EXPECT_EQ(self->vram_start + VP_CPU_PAGE, vp_vram_in_use(self->fd));
 
-	ALLOC_OK(self->fd, 1024, 0, &d, "a new page");
+	VP_ALLOC_OK(self->fd, 1024, 0, &d, "a new page");
 	EXPECT_EQ(0u, d.page) TH_LOG("the lowest free page index is used again");
-	EXPECT_PAGES(self->fd, 0, "after the new page", 2, 2048);
+	VP_EXPECT_PAGES(self->fd, 0, "after the new page", 2, 2048);
 }
 
 /*
@@ -292,22 +292,22 @@ TEST_F(pools, sliced_cleanup_releases_only_free_pages)
  */
 TEST_F(pools, sliced_near_page_rule)
 {
-	struct drm_vrampool_pool_entry uncapped = vpa_sliced(1024, 256, VPA_ABSENT);
-	struct drm_vrampool_pool_entry capped = vpa_sliced(1024, 256, 1024);
+	struct drm_vrampool_pool_entry uncapped = vp_sliced(1024, 256, VP_ABSENT);
+	struct drm_vrampool_pool_entry capped = vp_sliced(1024, 256, 1024);
 	struct drm_vrampool_alloc a;
 	static const uint64_t refused[] = { 257, 500, 819, 1025 };
 	unsigned int i;
 
-	INSTALL_OK(self->fd, &uncapped, 1, "sliced{1024, max_slice 256}");
-	ALLOC_OK(self->fd, 900, 0, &a, "900 (near a page)");
+	VP_INSTALL_OK(self->fd, &uncapped, 1, "sliced{1024, max_slice 256}");
+	VP_ALLOC_OK(self->fd, 900, 0, &a, "900 (near a page)");
 	EXPECT_EQ(0u, a.pool);
 	EXPECT_EQ(0u, a.offset);
 	EXPECT_EQ(124u, a.padding);
-	FREE_OK(self->fd, a.handle, "900");
-	ALLOC_OK(self->fd, 820, 0, &a, "820 (the smallest near-page size)");
-	FREE_OK(self->fd, a.handle, "820");
-	ALLOC_OK(self->fd, 256, 0, &a, "256 (max_slice)");
-	FREE_OK(self->fd, a.handle, "256");
+	VP_FREE_OK(self->fd, a.handle, "900");
+	VP_ALLOC_OK(self->fd, 820, 0, &a, "820 (the smallest near-page size)");
+	VP_FREE_OK(self->fd, a.handle, "820");
+	VP_ALLOC_OK(self->fd, 256, 0, &a, "256 (max_slice)");
+	VP_FREE_OK(self->fd, a.handle, "256");
 
 	for (i = 0; i < ARRAY_SIZE(refused); i++) {
 		EXPECT_EQ(-EFBIG, vp_alloc(self->fd, refused[i], 0, &a))
@@ -317,41 +317,41 @@ TEST_F(pools, sliced_near_page_rule)
 	}
 
 	ASSERT_EQ(0, vp_cleanup(self->fd));
-	INSTALL_OK(self->fd, &capped, 1, "sliced{1024, max_slice 256, cap 1024}");
+	VP_INSTALL_OK(self->fd, &capped, 1, "sliced{1024, max_slice 256, cap 1024}");
 	EXPECT_EQ(-EFBIG, vp_alloc(self->fd, 900, 0, &a))
 		TH_LOG("a capped pool takes no near-page size");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, a.error.code);
 	EXPECT_EQ(900u, a.error.size);
-	EXPECT_PAGES(self->fd, 0, "capped pool", 0, 0);
+	VP_EXPECT_PAGES(self->fd, 0, "capped pool", 0, 0);
 }
 
 /*
  * A sliced pool keeps its free pages until an explicit cleanup, whatever
- * its dealloc_period (DESIGN section 5, as CubeCL: the period is kept and
- * reported, but only exclusive pools act on it).
+ * its dealloc_period (Documentation/vrampool.rst, "sliced", as in CubeCL:
+ * the period is kept and reported, but only exclusive pools act on it).
  */
 TEST_F(pools, sliced_dealloc_period_releases_nothing)
 {
-	struct drm_vrampool_pool_entry e = vpa_sliced(1024, VPA_ABSENT, VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_sliced(1024, VP_ABSENT, VP_ABSENT);
 	struct drm_vrampool_pool_status st;
 	struct drm_vrampool_alloc a, t;
 	int i;
 
 	e.flags |= DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD;
 	e.dealloc_period = 5;
-	INSTALL_OK(self->fd, &e, 1, "sliced{1024, dealloc_period 5}");
-	ASSERT_EQ(0, vpa_pool(self->fd, 0, &st));
+	VP_INSTALL_OK(self->fd, &e, 1, "sliced{1024, dealloc_period 5}");
+	ASSERT_EQ(0, vp_pool(self->fd, 0, &st));
 	EXPECT_EQ(5u, st.config.dealloc_period);
-	ALLOC_OK(self->fd, 1024, 0, &a, "a page");
-	FREE_OK(self->fd, a.handle, "the page");
+	VP_ALLOC_OK(self->fd, 1024, 0, &a, "a page");
+	VP_FREE_OK(self->fd, a.handle, "the page");
 	for (i = 0; i < 12; i++) {
 		/* Zero-size requests tick the clock and take no page. */
-		ALLOC_OK(self->fd, 0, 0, &t, "a tick");
-		FREE_OK(self->fd, t.handle, "a tick");
+		VP_ALLOC_OK(self->fd, 0, 0, &t, "a tick");
+		VP_FREE_OK(self->fd, t.handle, "a tick");
 	}
-	EXPECT_PAGES(self->fd, 0, "after 12 allocations", 1, 1024);
+	VP_EXPECT_PAGES(self->fd, 0, "after 12 allocations", 1, 1024);
 	ASSERT_EQ(0, vp_cleanup(self->fd));
-	EXPECT_PAGES(self->fd, 0, "after the cleanup", 0, 0);
+	VP_EXPECT_PAGES(self->fd, 0, "after the cleanup", 0, 0);
 }
 
 /* ---- Direct pools ---------------------------------------------------------- */
@@ -364,9 +364,9 @@ static void free_buffers(struct __test_metadata *_metadata, int fd, const uint64
 	int i;
 
 	for (i = 0; i < n; i++)
-		ALLOC_OK(fd, sizes[i], 0, &a[i], "a buffer to free");
+		VP_ALLOC_OK(fd, sizes[i], 0, &a[i], "a buffer to free");
 	for (i = 0; i < n; i++)
-		FREE_OK(fd, a[i].handle, "a buffer");
+		VP_FREE_OK(fd, a[i].handle, "a buffer");
 }
 
 /*
@@ -376,24 +376,24 @@ static void free_buffers(struct __test_metadata *_metadata, int fd, const uint64
  */
 TEST_F(pools, direct_reclaim_at_releases_free_buffers)
 {
-	struct drm_vrampool_pool_entry e = vpa_direct(7 * MiB);
+	struct drm_vrampool_pool_entry e = vp_direct(7 * MiB);
 	static const uint64_t sizes[] = { 1 * MiB, 2 * MiB, 3 * MiB };
 	struct drm_vrampool_alloc a, b;
 
-	INSTALL_OK(self->fd, &e, 1, "direct{reclaim_at 7 MiB}");
+	VP_INSTALL_OK(self->fd, &e, 1, "direct{reclaim_at 7 MiB}");
 	free_buffers(_metadata, self->fd, sizes, 3);
-	EXPECT_PAGES(self->fd, 0, "three free buffers", 3, 6 * MiB);
+	VP_EXPECT_PAGES(self->fd, 0, "three free buffers", 3, 6 * MiB);
 
-	ALLOC_OK(self->fd, 4 * MiB, 0, &a, "4 MiB");
-	EXPECT_POOL(self->fd, 0, "after the 4 MiB request",
-		    .allocations = 1, .bytes_in_use = 4 * MiB, .padding = 0,
-		    .reserved_bytes = 7 * MiB, .pages = 2, .pages_peak = 3,
-		    .largest_alloc = 4 * MiB);
-	EXPECT_EQ(self->vram_start + 7 * MiB, vpa_vram(self->fd));
+	VP_ALLOC_OK(self->fd, 4 * MiB, 0, &a, "4 MiB");
+	VP_EXPECT_POOL(self->fd, 0, "after the 4 MiB request",
+		       .allocations = 1, .bytes_in_use = 4 * MiB, .padding = 0,
+		       .reserved_bytes = 7 * MiB, .pages = 2, .pages_peak = 3,
+		       .largest_alloc = 4 * MiB);
+	EXPECT_EQ(self->vram_start + 7 * MiB, vp_vram_in_use(self->fd));
 
 	/* The 3 MiB buffer is the one that stayed: it serves 3 MiB again. */
-	ALLOC_OK(self->fd, 3 * MiB, 0, &b, "3 MiB");
-	EXPECT_PAGES(self->fd, 0, "3 MiB reused", 2, 7 * MiB);
+	VP_ALLOC_OK(self->fd, 3 * MiB, 0, &b, "3 MiB");
+	VP_EXPECT_PAGES(self->fd, 0, "3 MiB reused", 2, 7 * MiB);
 	EXPECT_EQ(2u, b.page) TH_LOG("the 3 MiB buffer was the third, index 2");
 	EXPECT_EQ(0u, a.page) TH_LOG("the 4 MiB buffer takes the lowest free index");
 }
@@ -401,45 +401,45 @@ TEST_F(pools, direct_reclaim_at_releases_free_buffers)
 /* The ceiling is a watermark, not a budget: the allocation goes ahead. */
 TEST_F(pools, direct_reclaim_at_is_a_watermark)
 {
-	struct drm_vrampool_pool_entry e = vpa_direct(1 * MiB);
+	struct drm_vrampool_pool_entry e = vp_direct(1 * MiB);
 	struct drm_vrampool_alloc a, b, c;
 
-	INSTALL_OK(self->fd, &e, 1, "direct{reclaim_at 1 MiB}");
-	ALLOC_OK(self->fd, 2 * MiB, 0, &a, "2 MiB, above the ceiling alone");
-	ALLOC_OK(self->fd, 1 * MiB, 0, &b, "1 MiB more");
-	EXPECT_PAGES(self->fd, 0, "two live buffers above the ceiling", 2, 3 * MiB);
+	VP_INSTALL_OK(self->fd, &e, 1, "direct{reclaim_at 1 MiB}");
+	VP_ALLOC_OK(self->fd, 2 * MiB, 0, &a, "2 MiB, above the ceiling alone");
+	VP_ALLOC_OK(self->fd, 1 * MiB, 0, &b, "1 MiB more");
+	VP_EXPECT_PAGES(self->fd, 0, "two live buffers above the ceiling", 2, 3 * MiB);
 
 	/* reclaim_at 0 releases every free buffer on a growth. */
-	FREE_OK(self->fd, a.handle, "2 MiB");
-	FREE_OK(self->fd, b.handle, "1 MiB");
+	VP_FREE_OK(self->fd, a.handle, "2 MiB");
+	VP_FREE_OK(self->fd, b.handle, "1 MiB");
 	ASSERT_EQ(0, vp_cleanup(self->fd));
-	e = vpa_direct(0);
-	INSTALL_OK(self->fd, &e, 1, "direct{reclaim_at 0}");
+	e = vp_direct(0);
+	VP_INSTALL_OK(self->fd, &e, 1, "direct{reclaim_at 0}");
 	free_buffers(_metadata, self->fd, (const uint64_t[]){ 1 * MiB, 2 * MiB }, 2);
-	EXPECT_PAGES(self->fd, 0, "two free buffers", 2, 3 * MiB);
-	ALLOC_OK(self->fd, 2 * MiB, 0, &c, "2 MiB: the free 2 MiB buffer");
-	EXPECT_PAGES(self->fd, 0, "exact reuse releases nothing", 2, 3 * MiB);
-	FREE_OK(self->fd, c.handle, "2 MiB");
-	ALLOC_OK(self->fd, 4 * MiB, 0, &c, "4 MiB: a new buffer");
-	EXPECT_PAGES(self->fd, 0, "growth released every free buffer", 1, 4 * MiB);
+	VP_EXPECT_PAGES(self->fd, 0, "two free buffers", 2, 3 * MiB);
+	VP_ALLOC_OK(self->fd, 2 * MiB, 0, &c, "2 MiB: the free 2 MiB buffer");
+	VP_EXPECT_PAGES(self->fd, 0, "exact reuse releases nothing", 2, 3 * MiB);
+	VP_FREE_OK(self->fd, c.handle, "2 MiB");
+	VP_ALLOC_OK(self->fd, 4 * MiB, 0, &c, "4 MiB: a new buffer");
+	VP_EXPECT_PAGES(self->fd, 0, "growth released every free buffer", 1, 4 * MiB);
 }
 
 /* Without reclaim_at nothing is released by a growth. */
 TEST_F(pools, direct_without_reclaim_at_keeps_free_buffers)
 {
-	struct drm_vrampool_pool_entry e = vpa_direct(VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_direct(VP_ABSENT);
 	static const uint64_t sizes[] = { 1 * MiB, 2 * MiB, 3 * MiB };
 	struct drm_vrampool_alloc a;
 
-	INSTALL_OK(self->fd, &e, 1, "direct{}");
+	VP_INSTALL_OK(self->fd, &e, 1, "direct{}");
 	free_buffers(_metadata, self->fd, sizes, 3);
-	ALLOC_OK(self->fd, 4 * MiB, 0, &a, "4 MiB");
-	EXPECT_POOL(self->fd, 0, "after the 4 MiB request",
-		    .allocations = 1, .bytes_in_use = 4 * MiB, .padding = 0,
-		    .reserved_bytes = 10 * MiB, .pages = 4, .pages_peak = 4,
-		    .largest_alloc = 4 * MiB);
+	VP_ALLOC_OK(self->fd, 4 * MiB, 0, &a, "4 MiB");
+	VP_EXPECT_POOL(self->fd, 0, "after the 4 MiB request",
+		       .allocations = 1, .bytes_in_use = 4 * MiB, .padding = 0,
+		       .reserved_bytes = 10 * MiB, .pages = 4, .pages_peak = 4,
+		       .largest_alloc = 4 * MiB);
 	EXPECT_EQ(3u, a.page);
-	EXPECT_EQ(self->vram_start + 10 * MiB, vpa_vram(self->fd));
+	EXPECT_EQ(self->vram_start + 10 * MiB, vp_vram_in_use(self->fd));
 }
 
 /*
@@ -448,55 +448,55 @@ TEST_F(pools, direct_without_reclaim_at_keeps_free_buffers)
  */
 TEST_F(pools, direct_reuses_by_exact_aligned_size)
 {
-	struct drm_vrampool_pool_entry e = vpa_direct(VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_direct(VP_ABSENT);
 	struct drm_vrampool_alloc a, b, c, d;
 
-	INSTALL_OK(self->fd, &e, 1, "direct{}");
-	ALLOC_OK(self->fd, 1000, 0, &a, "1000");
+	VP_INSTALL_OK(self->fd, &e, 1, "direct{}");
+	VP_ALLOC_OK(self->fd, 1000, 0, &a, "1000");
 	EXPECT_EQ(0u, a.page);
 	EXPECT_EQ(0u, a.offset);
 	EXPECT_EQ(24u, a.padding);
 	EXPECT_EQ(1024u, a.page_size);
-	FREE_OK(self->fd, a.handle, "1000");
+	VP_FREE_OK(self->fd, a.handle, "1000");
 
-	ALLOC_OK(self->fd, 1010, 0, &b, "1010");
+	VP_ALLOC_OK(self->fd, 1010, 0, &b, "1010");
 	EXPECT_EQ(a.page, b.page);
 	EXPECT_EQ(a.mmap_offset, b.mmap_offset);
 	EXPECT_EQ(14u, b.padding) TH_LOG("the padding is that of the new size");
-	EXPECT_POOL(self->fd, 0, "1010 in the 1024 buffer",
-		    .allocations = 1, .bytes_in_use = 1010, .padding = 14,
-		    .reserved_bytes = 1024, .pages = 1, .pages_peak = 1,
-		    .largest_alloc = 1010);
-	FREE_OK(self->fd, b.handle, "1010");
+	VP_EXPECT_POOL(self->fd, 0, "1010 in the 1024 buffer",
+		       .allocations = 1, .bytes_in_use = 1010, .padding = 14,
+		       .reserved_bytes = 1024, .pages = 1, .pages_peak = 1,
+		       .largest_alloc = 1010);
+	VP_FREE_OK(self->fd, b.handle, "1010");
 
-	ALLOC_OK(self->fd, 768, 0, &c, "768: smaller, a buffer of its own");
+	VP_ALLOC_OK(self->fd, 768, 0, &c, "768: smaller, a buffer of its own");
 	EXPECT_NE(a.page, c.page);
 	EXPECT_EQ(768u, c.page_size);
-	ALLOC_OK(self->fd, 1100, 0, &d, "1100: bigger, a buffer of its own");
+	VP_ALLOC_OK(self->fd, 1100, 0, &d, "1100: bigger, a buffer of its own");
 	EXPECT_NE(a.page, d.page);
 	EXPECT_EQ(1280u, d.page_size);
-	EXPECT_POOL(self->fd, 0, "three buffers",
-		    .allocations = 2, .bytes_in_use = 1868, .padding = 180,
-		    .reserved_bytes = 1024 + 768 + 1280, .pages = 3, .pages_peak = 3,
-		    .largest_alloc = 1100);
+	VP_EXPECT_POOL(self->fd, 0, "three buffers",
+		       .allocations = 2, .bytes_in_use = 1868, .padding = 180,
+		       .reserved_bytes = 1024 + 768 + 1280, .pages = 3, .pages_peak = 3,
+		       .largest_alloc = 1100);
 }
 
 /* An explicit cleanup releases every free buffer, whatever the ceiling. */
 TEST_F(pools, direct_cleanup_releases_every_free_buffer)
 {
-	struct drm_vrampool_pool_entry e = vpa_direct(100 * MiB);
+	struct drm_vrampool_pool_entry e = vp_direct(100 * MiB);
 	struct drm_vrampool_alloc live;
 
-	INSTALL_OK(self->fd, &e, 1, "direct{reclaim_at 100 MiB}");
+	VP_INSTALL_OK(self->fd, &e, 1, "direct{reclaim_at 100 MiB}");
 	free_buffers(_metadata, self->fd, (const uint64_t[]){ 1 * MiB, 2 * MiB, 3 * MiB }, 3);
-	ALLOC_OK(self->fd, 512 * KiB, 0, &live, "a live buffer");
-	EXPECT_PAGES(self->fd, 0, "before the cleanup", 4, 6 * MiB + 512 * KiB);
+	VP_ALLOC_OK(self->fd, 512 * KiB, 0, &live, "a live buffer");
+	VP_EXPECT_PAGES(self->fd, 0, "before the cleanup", 4, 6 * MiB + 512 * KiB);
 	ASSERT_EQ(0, vp_cleanup(self->fd));
-	EXPECT_POOL(self->fd, 0, "after the cleanup",
-		    .allocations = 1, .bytes_in_use = 512 * KiB, .padding = 0,
-		    .reserved_bytes = 512 * KiB, .pages = 1, .pages_peak = 4,
-		    .largest_alloc = 3 * MiB);
-	EXPECT_EQ(self->vram_start + 512 * KiB, vpa_vram(self->fd));
+	VP_EXPECT_POOL(self->fd, 0, "after the cleanup",
+		       .allocations = 1, .bytes_in_use = 512 * KiB, .padding = 0,
+		       .reserved_bytes = 512 * KiB, .pages = 1, .pages_peak = 4,
+		       .largest_alloc = 3 * MiB);
+	EXPECT_EQ(self->vram_start + 512 * KiB, vp_vram_in_use(self->fd));
 }
 
 /* ---- Exclusive pools ------------------------------------------------------- */
@@ -510,9 +510,9 @@ static void tick(struct __test_metadata *_metadata, int fd, int n)
 {
 	struct drm_vrampool_alloc t;
 
-	ALLOC_OK(fd, 2 * MiB, 0, &t, "a tick");
+	VP_ALLOC_OK(fd, 2 * MiB, 0, &t, "a tick");
 	EXPECT_EQ(1u, t.pool) TH_LOG("tick %d must go to the direct pool", n);
-	FREE_OK(fd, t.handle, "a tick");
+	VP_FREE_OK(fd, t.handle, "a tick");
 }
 
 /*
@@ -528,14 +528,14 @@ static void tick(struct __test_metadata *_metadata, int fd, int n)
 TEST_F(pools, exclusive_releases_idle_pages_after_its_period)
 {
 	struct drm_vrampool_pool_entry e[2] = {
-		vpa_exclusive(1 * MiB, 5), vpa_direct(VPA_ABSENT),
+		vp_exclusive(1 * MiB, 5), vp_direct(VP_ABSENT),
 	};
 	struct drm_vrampool_alloc a, b;
 	int i;
 
-	INSTALL_OK(self->fd, e, 2, "exclusive{1 MiB, period 5}, direct{}");
-	ALLOC_OK(self->fd, 1000, 0, &a, "A (allocation 1)");
-	ALLOC_OK(self->fd, 1000, 0, &b, "B (allocation 2)");
+	VP_INSTALL_OK(self->fd, e, 2, "exclusive{1 MiB, period 5}, direct{}");
+	VP_ALLOC_OK(self->fd, 1000, 0, &a, "A (allocation 1)");
+	VP_ALLOC_OK(self->fd, 1000, 0, &b, "B (allocation 2)");
 	EXPECT_EQ(0u, a.pool);
 	EXPECT_EQ(0u, a.page);
 	EXPECT_EQ(1u, b.page);
@@ -543,26 +543,26 @@ TEST_F(pools, exclusive_releases_idle_pages_after_its_period)
 	EXPECT_EQ(514048u, b.page_size);
 	EXPECT_EQ(0u, a.offset);
 	EXPECT_EQ(24u, a.padding);
-	EXPECT_PAGES(self->fd, 0, "A and B", 2, 519168 + 514048);
+	VP_EXPECT_PAGES(self->fd, 0, "A and B", 2, 519168 + 514048);
 
-	FREE_OK(self->fd, a.handle, "A");
-	EXPECT_PAGES(self->fd, 0, "A freed: its page stays until a check", 2, 519168 + 514048);
+	VP_FREE_OK(self->fd, a.handle, "A");
+	VP_EXPECT_PAGES(self->fd, 0, "A freed: its page stays until a check", 2, 519168 + 514048);
 
 	tick(_metadata, self->fd, 3);
-	EXPECT_POOL(self->fd, 0, "after allocation 3: A's page went, B's stays",
-		    .allocations = 1, .bytes_in_use = 1000, .padding = 24,
-		    .reserved_bytes = 514048, .pages = 1, .pages_peak = 2,
-		    .largest_alloc = 1000);
+	VP_EXPECT_POOL(self->fd, 0, "after allocation 3: A's page went, B's stays",
+		       .allocations = 1, .bytes_in_use = 1000, .padding = 24,
+		       .reserved_bytes = 514048, .pages = 1, .pages_peak = 2,
+		       .largest_alloc = 1000);
 
 	for (i = 4; i <= 12; i++)
 		tick(_metadata, self->fd, i);
-	EXPECT_PAGES(self->fd, 0, "B busy through 9 more checks", 1, 514048);
+	VP_EXPECT_PAGES(self->fd, 0, "B busy through 9 more checks", 1, 514048);
 
-	FREE_OK(self->fd, b.handle, "B");
-	EXPECT_PAGES(self->fd, 0, "B freed", 1, 514048);
+	VP_FREE_OK(self->fd, b.handle, "B");
+	VP_EXPECT_PAGES(self->fd, 0, "B freed", 1, 514048);
 	tick(_metadata, self->fd, 13);
-	EXPECT_PAGES(self->fd, 0, "after allocation 13: B's page went", 0, 0);
-	EXPECT_EQ(self->vram_start + vpa_bo_bytes(2 * MiB), vpa_vram(self->fd))
+	VP_EXPECT_PAGES(self->fd, 0, "after allocation 13: B's page went", 0, 0);
+	EXPECT_EQ(self->vram_start + vp_bo_bytes(2 * MiB), vp_vram_in_use(self->fd))
 		TH_LOG("only the direct pool's tick buffer is left");
 }
 
@@ -574,29 +574,29 @@ TEST_F(pools, exclusive_releases_idle_pages_after_its_period)
 TEST_F(pools, exclusive_reused_page_needs_more_idle_checks)
 {
 	struct drm_vrampool_pool_entry e[2] = {
-		vpa_exclusive(1 * MiB, 25), vpa_direct(VPA_ABSENT),
+		vp_exclusive(1 * MiB, 25), vp_direct(VP_ABSENT),
 	};
 	struct drm_vrampool_alloc a;
 	int i;
 
-	INSTALL_OK(self->fd, e, 2, "exclusive{1 MiB, period 25}, direct{}");
+	VP_INSTALL_OK(self->fd, e, 2, "exclusive{1 MiB, period 25}, direct{}");
 	for (i = 1; i <= 3; i++) {
-		ALLOC_OK(self->fd, 1000, 0, &a, "the page (again)");
+		VP_ALLOC_OK(self->fd, 1000, 0, &a, "the page (again)");
 		EXPECT_EQ(0u, a.page) TH_LOG("allocation %d", i);
 		EXPECT_EQ(519168u, a.page_size) TH_LOG("allocation %d reuses the first page", i);
-		EXPECT_PAGES(self->fd, 0, "one page", 1, 519168);
-		FREE_OK(self->fd, a.handle, "the page");
+		VP_EXPECT_PAGES(self->fd, 0, "one page", 1, 519168);
+		VP_FREE_OK(self->fd, a.handle, "the page");
 	}
 	for (i = 4; i <= 14; i++) {
 		tick(_metadata, self->fd, i);
-		EXPECT_PAGES(self->fd, 0, "idle, not yet five checks", 1, 519168);
+		VP_EXPECT_PAGES(self->fd, 0, "idle, not yet five checks", 1, 519168);
 		if (_metadata->exit_code) {
 			TH_LOG("the page went at allocation %d, expected 15", i);
 			break;
 		}
 	}
 	tick(_metadata, self->fd, 15);
-	EXPECT_PAGES(self->fd, 0, "after allocation 15: the fifth idle check", 0, 0);
+	VP_EXPECT_PAGES(self->fd, 0, "after allocation 15: the fifth idle check", 0, 0);
 }
 
 /*
@@ -608,44 +608,44 @@ TEST_F(pools, exclusive_reused_page_needs_more_idle_checks)
  */
 TEST_F(pools, exclusive_page_size_and_reuse)
 {
-	struct drm_vrampool_pool_entry e = vpa_exclusive(1 * MiB, VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_exclusive(1 * MiB, VP_ABSENT);
 	struct drm_vrampool_alloc a, b, c, d, f;
 
-	INSTALL_OK(self->fd, &e, 1, "exclusive{1 MiB}");
-	ALLOC_OK(self->fd, 1000, 0, &a, "1000");
+	VP_INSTALL_OK(self->fd, &e, 1, "exclusive{1 MiB}");
+	VP_ALLOC_OK(self->fd, 1000, 0, &a, "1000");
 	EXPECT_EQ(519168u, a.page_size) TH_LOG("the running average, not the size");
-	ALLOC_OK(self->fd, 600000, 0, &b, "600000");
+	VP_ALLOC_OK(self->fd, 600000, 0, &b, "600000");
 	EXPECT_EQ(600064u, b.page_size) TH_LOG("the size, above the average");
 	EXPECT_EQ(1u, b.page);
 	EXPECT_EQ(64u, b.padding);
 
-	FREE_OK(self->fd, a.handle, "1000");
-	ALLOC_OK(self->fd, 1000, 0, &c, "1000 again");
+	VP_FREE_OK(self->fd, a.handle, "1000");
+	VP_ALLOC_OK(self->fd, 1000, 0, &c, "1000 again");
 	EXPECT_EQ(0u, c.page);
 	EXPECT_EQ(a.mmap_offset, c.mmap_offset);
 	EXPECT_EQ(519168u, c.page_size);
 
-	FREE_OK(self->fd, b.handle, "600000");
-	ALLOC_OK(self->fd, 540000, 0, &d, "540000: fits the free 600064 page");
+	VP_FREE_OK(self->fd, b.handle, "600000");
+	VP_ALLOC_OK(self->fd, 540000, 0, &d, "540000: fits the free 600064 page");
 	EXPECT_EQ(1u, d.page);
 	EXPECT_EQ(600064u, d.page_size);
-	EXPECT_PAGES(self->fd, 0, "two pages, both reused", 2, 519168 + 600064);
+	VP_EXPECT_PAGES(self->fd, 0, "two pages, both reused", 2, 519168 + 600064);
 
-	FREE_OK(self->fd, c.handle, "1000 again");
-	ALLOC_OK(self->fd, 700000, 0, &f, "700000: no free page fits");
+	VP_FREE_OK(self->fd, c.handle, "1000 again");
+	VP_ALLOC_OK(self->fd, 700000, 0, &f, "700000: no free page fits");
 	EXPECT_EQ(2u, f.page);
 	EXPECT_EQ(700160u, f.page_size);
-	EXPECT_POOL(self->fd, 0, "three pages",
-		    .allocations = 2, .bytes_in_use = 1240000, .padding = 320,
-		    .reserved_bytes = 519168 + 600064 + 700160, .pages = 3, .pages_peak = 3,
-		    .largest_alloc = 700000);
+	VP_EXPECT_POOL(self->fd, 0, "three pages",
+		       .allocations = 2, .bytes_in_use = 1240000, .padding = 320,
+		       .reserved_bytes = 519168 + 600064 + 700160, .pages = 3, .pages_peak = 3,
+		       .largest_alloc = 700000);
 
 	/* The largest size: a page of exactly max_alloc_size. */
-	FREE_OK(self->fd, d.handle, "540000");
-	FREE_OK(self->fd, f.handle, "700000");
+	VP_FREE_OK(self->fd, d.handle, "540000");
+	VP_FREE_OK(self->fd, f.handle, "700000");
 	ASSERT_EQ(0, vp_cleanup(self->fd));
-	EXPECT_PAGES(self->fd, 0, "after the cleanup", 0, 0);
-	ALLOC_OK(self->fd, 1 * MiB, 0, &a, "1 MiB");
+	VP_EXPECT_PAGES(self->fd, 0, "after the cleanup", 0, 0);
+	VP_ALLOC_OK(self->fd, 1 * MiB, 0, &a, "1 MiB");
 	EXPECT_EQ(1 * MiB, a.page_size);
 	EXPECT_EQ(-EFBIG, vp_alloc(self->fd, 1 * MiB + 1, 0, &b));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, b.error.code);
@@ -655,20 +655,20 @@ TEST_F(pools, exclusive_page_size_and_reuse)
 TEST_F(pools, exclusive_without_period_waits_for_cleanup)
 {
 	struct drm_vrampool_pool_entry e[2] = {
-		vpa_exclusive(1 * MiB, VPA_ABSENT), vpa_direct(VPA_ABSENT),
+		vp_exclusive(1 * MiB, VP_ABSENT), vp_direct(VP_ABSENT),
 	};
 	struct drm_vrampool_alloc a, b;
 	int i;
 
-	INSTALL_OK(self->fd, e, 2, "exclusive{1 MiB}, direct{}");
-	ALLOC_OK(self->fd, 1000, 0, &a, "A");
-	ALLOC_OK(self->fd, 1000, 0, &b, "B");
-	FREE_OK(self->fd, a.handle, "A");
+	VP_INSTALL_OK(self->fd, e, 2, "exclusive{1 MiB}, direct{}");
+	VP_ALLOC_OK(self->fd, 1000, 0, &a, "A");
+	VP_ALLOC_OK(self->fd, 1000, 0, &b, "B");
+	VP_FREE_OK(self->fd, a.handle, "A");
 	for (i = 3; i <= 12; i++)
 		tick(_metadata, self->fd, i);
-	EXPECT_PAGES(self->fd, 0, "no period: the free page stays", 2, 519168 + 514048);
+	VP_EXPECT_PAGES(self->fd, 0, "no period: the free page stays", 2, 519168 + 514048);
 	ASSERT_EQ(0, vp_cleanup(self->fd));
-	EXPECT_PAGES(self->fd, 0, "the cleanup released the free page only", 1, 514048);
+	VP_EXPECT_PAGES(self->fd, 0, "the cleanup released the free page only", 1, 514048);
 }
 
 /* ---- Routing ----------------------------------------------------------------- */
@@ -676,7 +676,7 @@ TEST_F(pools, exclusive_without_period_waits_for_cleanup)
 /* BufferTooBig (-EFBIG) when no pool accepts the size. */
 TEST_F(pools, routing_buffer_too_big)
 {
-	struct drm_vrampool_pool_entry e = vpa_exclusive(1024, VPA_ABSENT);
+	struct drm_vrampool_pool_entry e = vp_exclusive(1024, VP_ABSENT);
 	struct drm_vrampool_pool_install ins;
 	struct drm_vrampool_pool_query q;
 	struct drm_vrampool_alloc a;
@@ -686,11 +686,11 @@ TEST_F(pools, routing_buffer_too_big)
 
 	/* The default layout ends with exclusive{floor(m / a) * a}. */
 	last = self->max_page / ALIGN * ALIGN;
-	ASSERT_EQ(0, vpa_query_head(self->fd, &q));
-	ALLOC_OK(self->fd, last, 0, &a, "the largest size of the default layout");
+	ASSERT_EQ(0, vp_query_head(self->fd, &q));
+	VP_ALLOC_OK(self->fd, last, 0, &a, "the largest size of the default layout");
 	EXPECT_EQ(q.num_pools - 1, a.pool) TH_LOG("the last (exclusive) pool");
 	EXPECT_EQ(last, a.page_size);
-	FREE_OK(self->fd, a.handle, "the largest size");
+	VP_FREE_OK(self->fd, a.handle, "the largest size");
 	EXPECT_EQ(-EFBIG, vp_alloc(self->fd, last + 1, 0, &a));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, a.error.code);
 	EXPECT_EQ(last + 1, a.error.size);
@@ -700,7 +700,7 @@ TEST_F(pools, routing_buffer_too_big)
 	EXPECT_EQ(last + 1, err.size);
 	ASSERT_EQ(0, vp_cleanup(self->fd));
 
-	ASSERT_EQ(0, vpa_install(self->fd, &e, 1, &ins));
+	ASSERT_EQ(0, vp_install_list(self->fd, &e, 1, &ins));
 	EXPECT_EQ(-EFBIG, vp_alloc(self->fd, 2048, 0, &a));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, a.error.code);
 	EXPECT_EQ(2048u, a.error.size);
@@ -709,15 +709,15 @@ TEST_F(pools, routing_buffer_too_big)
 	vrampool_error_from_alloc(&err, EFBIG, &a.error);
 	vrampool_error_message(&err, msg, sizeof(msg));
 	EXPECT_STREQ("can't allocate buffer of size: 2048", msg);
-	EXPECT_PAGES(self->fd, 0, "nothing was made", 0, 0);
-	EXPECT_EQ(self->vram_start, vpa_vram(self->fd));
+	VP_EXPECT_PAGES(self->fd, 0, "nothing was made", 0, 0);
+	EXPECT_EQ(self->vram_start, vp_vram_in_use(self->fd));
 
 	/* A size whose alignment passes 2^64 - 1 fits no pool either. */
 	EXPECT_EQ(-EFBIG, vp_alloc(self->fd, UINT64_MAX, 0, &a));
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, a.error.code);
 	EXPECT_EQ(UINT64_MAX, a.error.size);
-	e = vpa_direct(VPA_ABSENT);
-	ASSERT_EQ(0, vpa_install(self->fd, &e, 1, &ins));
+	e = vp_direct(VP_ABSENT);
+	ASSERT_EQ(0, vp_install_list(self->fd, &e, 1, &ins));
 	EXPECT_EQ(-EFBIG, vp_alloc(self->fd, UINT64_MAX, 0, &a))
 		TH_LOG("a direct pool takes any size but one that cannot be aligned");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, a.error.code);
@@ -731,10 +731,11 @@ TEST_F(pools, routing_buffer_too_big)
 TEST_F(pools, routing_first_accepting_pool)
 {
 	struct drm_vrampool_pool_entry e[4] = {
-		vpa_sliced(1024, VPA_ABSENT, VPA_ABSENT),
-		vpa_exclusive(8192, VPA_ABSENT),
-		vpa_direct(VPA_ABSENT),
-		vpa_sliced(1 * MiB, VPA_ABSENT, VPA_ABSENT),	/* after a direct pool: unreachable */
+		vp_sliced(1024, VP_ABSENT, VP_ABSENT),
+		vp_exclusive(8192, VP_ABSENT),
+		vp_direct(VP_ABSENT),
+		/* after a direct pool: unreachable */
+		vp_sliced(1 * MiB, VP_ABSENT, VP_ABSENT),
 	};
 	static const struct { uint64_t size; uint32_t pool; } want[] = {
 		{ 1, 0 }, { 1024, 0 }, { 1025, 1 }, { 8192, 1 }, { 8193, 2 }, { 512 * KiB, 2 },
@@ -742,12 +743,12 @@ TEST_F(pools, routing_first_accepting_pool)
 	struct drm_vrampool_alloc a;
 	unsigned int i;
 
-	INSTALL_OK(self->fd, e, 4, "sliced{1024}, exclusive{8192}, direct{}, sliced{1 MiB}");
+	VP_INSTALL_OK(self->fd, e, 4, "sliced{1024}, exclusive{8192}, direct{}, sliced{1 MiB}");
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
-		ALLOC_OK(self->fd, want[i].size, 0, &a, "routed");
+		VP_ALLOC_OK(self->fd, want[i].size, 0, &a, "routed");
 		EXPECT_EQ(want[i].pool, a.pool) TH_LOG("size %" PRIu64, want[i].size);
 	}
-	EXPECT_PAGES(self->fd, 3, "the pool after the direct one", 0, 0);
+	VP_EXPECT_PAGES(self->fd, 3, "the pool after the direct one", 0, 0);
 }
 
 /*
@@ -757,16 +758,16 @@ TEST_F(pools, routing_first_accepting_pool)
  */
 TEST_F(pools, zero_size_requests)
 {
-	struct drm_vrampool_pool_entry sliced = vpa_sliced(1024, VPA_ABSENT, VPA_ABSENT);
-	struct drm_vrampool_pool_entry direct = vpa_direct(VPA_ABSENT);
+	struct drm_vrampool_pool_entry sliced = vp_sliced(1024, VP_ABSENT, VP_ABSENT);
+	struct drm_vrampool_pool_entry direct = vp_direct(VP_ABSENT);
 	struct drm_vrampool_pool_status st;
 	struct drm_vrampool_alloc a, b, p;
 
 	/* The default layout: pool 0 is exclusive{0}. */
-	ASSERT_EQ(0, vpa_pool(self->fd, 0, &st));
+	ASSERT_EQ(0, vp_pool(self->fd, 0, &st));
 	ASSERT_EQ((uint32_t)DRM_VRAMPOOL_POOL_EXCLUSIVE, st.config.type);
 	ASSERT_EQ(0u, st.config.max_alloc_size);
-	ALLOC_OK(self->fd, 0, 0, &a, "0, default layout");
+	VP_ALLOC_OK(self->fd, 0, 0, &a, "0, default layout");
 	EXPECT_EQ(0u, a.pool);
 	EXPECT_EQ(0u, a.page);
 	EXPECT_EQ(0u, a.offset);
@@ -774,56 +775,56 @@ TEST_F(pools, zero_size_requests)
 	EXPECT_EQ(0u, a.page_size);
 	EXPECT_EQ(0u, a.mmap_offset);
 	EXPECT_NE(0u, a.handle);
-	ALLOC_OK(self->fd, 0, 0, &b, "another 0, default layout");
+	VP_ALLOC_OK(self->fd, 0, 0, &b, "another 0, default layout");
 	EXPECT_EQ(0u, b.pool);
 	EXPECT_NE(a.handle, b.handle);
-	EXPECT_POOL(self->fd, 0, "two zero-size allocations",
-		    .allocations = 2, .bytes_in_use = 0, .padding = 0,
-		    .reserved_bytes = 0, .pages = 2, .pages_peak = 2,
-		    .largest_alloc = 0);
-	EXPECT_EQ(self->vram_start, vpa_vram(self->fd));
-	FREE_OK(self->fd, a.handle, "0");
-	FREE_OK(self->fd, b.handle, "0");
+	VP_EXPECT_POOL(self->fd, 0, "two zero-size allocations",
+		       .allocations = 2, .bytes_in_use = 0, .padding = 0,
+		       .reserved_bytes = 0, .pages = 2, .pages_peak = 2,
+		       .largest_alloc = 0);
+	EXPECT_EQ(self->vram_start, vp_vram_in_use(self->fd));
+	VP_FREE_OK(self->fd, a.handle, "0");
+	VP_FREE_OK(self->fd, b.handle, "0");
 	ASSERT_EQ(0, vp_cleanup(self->fd));
-	EXPECT_PAGES(self->fd, 0, "after the cleanup", 0, 0);
+	VP_EXPECT_PAGES(self->fd, 0, "after the cleanup", 0, 0);
 
 	/* Sliced only: no page. */
-	INSTALL_OK(self->fd, &sliced, 1, "sliced{1024}");
-	ALLOC_OK(self->fd, 0, 0, &a, "0, sliced");
+	VP_INSTALL_OK(self->fd, &sliced, 1, "sliced{1024}");
+	VP_ALLOC_OK(self->fd, 0, 0, &a, "0, sliced");
 	EXPECT_EQ(0u, a.pool);
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_NO_PAGE, a.page);
 	EXPECT_EQ(0u, a.mmap_offset);
 	EXPECT_EQ(0u, a.page_size);
-	EXPECT_POOL(self->fd, 0, "a zero-size slice",
-		    .allocations = 1, .bytes_in_use = 0, .padding = 0,
-		    .reserved_bytes = 0, .pages = 0, .pages_peak = 0,
-		    .largest_alloc = 0);
-	FREE_OK(self->fd, a.handle, "0, sliced");
+	VP_EXPECT_POOL(self->fd, 0, "a zero-size slice",
+		       .allocations = 1, .bytes_in_use = 0, .padding = 0,
+		       .reserved_bytes = 0, .pages = 0, .pages_peak = 0,
+		       .largest_alloc = 0);
+	VP_FREE_OK(self->fd, a.handle, "0, sliced");
 
 	/* Direct: a 0-byte buffer, reused by the next 0. */
-	INSTALL_OK(self->fd, &direct, 1, "direct{}");
-	ALLOC_OK(self->fd, 0, 0, &a, "0, direct");
+	VP_INSTALL_OK(self->fd, &direct, 1, "direct{}");
+	VP_ALLOC_OK(self->fd, 0, 0, &a, "0, direct");
 	EXPECT_EQ(0u, a.pool);
 	EXPECT_EQ(0u, a.page);
 	EXPECT_EQ(0u, a.mmap_offset);
-	FREE_OK(self->fd, a.handle, "0, direct");
-	ALLOC_OK(self->fd, 0, 0, &a, "0 again, direct");
-	EXPECT_POOL(self->fd, 0, "the 0-byte buffer reused",
-		    .allocations = 1, .bytes_in_use = 0, .padding = 0,
-		    .reserved_bytes = 0, .pages = 1, .pages_peak = 1,
-		    .largest_alloc = 0);
+	VP_FREE_OK(self->fd, a.handle, "0, direct");
+	VP_ALLOC_OK(self->fd, 0, 0, &a, "0 again, direct");
+	VP_EXPECT_POOL(self->fd, 0, "the 0-byte buffer reused",
+		       .allocations = 1, .bytes_in_use = 0, .padding = 0,
+		       .reserved_bytes = 0, .pages = 1, .pages_peak = 1,
+		       .largest_alloc = 0);
 
 	/* Persistent. */
-	ALLOC_OK(self->fd, 0, DRM_VRAMPOOL_ALLOC_PERSISTENT, &p, "0, persistent");
+	VP_ALLOC_OK(self->fd, 0, DRM_VRAMPOOL_ALLOC_PERSISTENT, &p, "0, persistent");
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_POOL, p.pool);
 	EXPECT_EQ(0u, p.mmap_offset);
-	EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "a zero-size persistent buffer",
-		    .allocations = 1, .bytes_in_use = 0, .padding = 0,
-		    .reserved_bytes = 0, .pages = 1, .pages_peak = 1,
-		    .largest_alloc = 0);
-	EXPECT_EQ(self->vram_start, vpa_vram(self->fd));
-	FREE_OK(self->fd, a.handle, "0, direct");
-	FREE_OK(self->fd, p.handle, "0, persistent");
+	VP_EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "a zero-size persistent buffer",
+		       .allocations = 1, .bytes_in_use = 0, .padding = 0,
+		       .reserved_bytes = 0, .pages = 1, .pages_peak = 1,
+		       .largest_alloc = 0);
+	EXPECT_EQ(self->vram_start, vp_vram_in_use(self->fd));
+	VP_FREE_OK(self->fd, a.handle, "0, direct");
+	VP_FREE_OK(self->fd, p.handle, "0, persistent");
 }
 
 /* ---- Statistics -------------------------------------------------------------- */
@@ -839,9 +840,9 @@ TEST_F(pools, zero_size_requests)
 TEST_F(pools, statistics_after_a_scripted_sequence)
 {
 	struct drm_vrampool_pool_entry e[3] = {
-		vpa_sliced(4096, 2048, VPA_ABSENT),
-		vpa_exclusive(8192, VPA_ABSENT),
-		vpa_direct(VPA_ABSENT),
+		vp_sliced(4096, 2048, VP_ABSENT),
+		vp_exclusive(8192, VP_ABSENT),
+		vp_direct(VP_ABSENT),
 	};
 	struct drm_vrampool_alloc a[7];
 	struct drm_vrampool_pool_query q;
@@ -861,66 +862,66 @@ TEST_F(pools, statistics_after_a_scripted_sequence)
 	uint64_t vram;
 	unsigned int i;
 
-	INSTALL_OK(self->fd, e, 3, "the statistics layout");
+	VP_INSTALL_OK(self->fd, e, 3, "the statistics layout");
 	for (i = 0; i < ARRAY_SIZE(seq); i++) {
-		ALLOC_OK(self->fd, seq[i].size, seq[i].flags, &a[i], "scripted");
+		VP_ALLOC_OK(self->fd, seq[i].size, seq[i].flags, &a[i], "scripted");
 		EXPECT_EQ(seq[i].pool, a[i].pool) TH_LOG("step %u", i);
 		EXPECT_EQ(seq[i].page, a[i].page) TH_LOG("step %u", i);
 		EXPECT_EQ(seq[i].offset, a[i].offset) TH_LOG("step %u", i);
 		EXPECT_EQ(seq[i].padding, a[i].padding) TH_LOG("step %u", i);
 		EXPECT_EQ(seq[i].page_size, a[i].page_size) TH_LOG("step %u", i);
 	}
-	FREE_OK(self->fd, a[1].handle, "2000");
+	VP_FREE_OK(self->fd, a[1].handle, "2000");
 
-	EXPECT_POOL(self->fd, 0, "sliced",
-		    .allocations = 3, .bytes_in_use = 3600, .padding = 240,
-		    .reserved_bytes = 8192, .pages = 2, .pages_peak = 2,
-		    .largest_alloc = 3500);
-	EXPECT_POOL(self->fd, 1, "exclusive",
-		    .allocations = 1, .bytes_in_use = 5000, .padding = 120,
-		    .reserved_bytes = 5120, .pages = 1, .pages_peak = 1,
-		    .largest_alloc = 5000);
-	EXPECT_POOL(self->fd, 2, "direct",
-		    .allocations = 1, .bytes_in_use = 9000, .padding = 216,
-		    .reserved_bytes = 9216, .pages = 1, .pages_peak = 1,
-		    .largest_alloc = 9000);
-	EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "persistent",
-		    .allocations = 1, .bytes_in_use = 300, .padding = 212,
-		    .reserved_bytes = 512, .pages = 1, .pages_peak = 1,
-		    .largest_alloc = 300);
+	VP_EXPECT_POOL(self->fd, 0, "sliced",
+		       .allocations = 3, .bytes_in_use = 3600, .padding = 240,
+		       .reserved_bytes = 8192, .pages = 2, .pages_peak = 2,
+		       .largest_alloc = 3500);
+	VP_EXPECT_POOL(self->fd, 1, "exclusive",
+		       .allocations = 1, .bytes_in_use = 5000, .padding = 120,
+		       .reserved_bytes = 5120, .pages = 1, .pages_peak = 1,
+		       .largest_alloc = 5000);
+	VP_EXPECT_POOL(self->fd, 2, "direct",
+		       .allocations = 1, .bytes_in_use = 9000, .padding = 216,
+		       .reserved_bytes = 9216, .pages = 1, .pages_peak = 1,
+		       .largest_alloc = 9000);
+	VP_EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "persistent",
+		       .allocations = 1, .bytes_in_use = 300, .padding = 212,
+		       .reserved_bytes = 512, .pages = 1, .pages_peak = 1,
+		       .largest_alloc = 300);
 
 	/* VRAM: every page is a BO of whole CPU pages. */
-	vram = 2 * vpa_bo_bytes(4096) + vpa_bo_bytes(5120) + vpa_bo_bytes(9216) +
-	       vpa_bo_bytes(512);
-	ASSERT_EQ(0, vpa_query_head(self->fd, &q));
+	vram = 2 * vp_bo_bytes(4096) + vp_bo_bytes(5120) + vp_bo_bytes(9216) +
+	       vp_bo_bytes(512);
+	ASSERT_EQ(0, vp_query_head(self->fd, &q));
 	EXPECT_EQ(vram, q.vram_in_use);
-	EXPECT_EQ(self->vram_start + vram, vpa_vram(self->fd));
+	EXPECT_EQ(self->vram_start + vram, vp_vram_in_use(self->fd));
 
 	/* Everything freed and cleaned: the peaks and largest sizes stay. */
 	for (i = 0; i < ARRAY_SIZE(seq); i++) {
 		if (i != 1)
-			FREE_OK(self->fd, a[i].handle, "scripted");
+			VP_FREE_OK(self->fd, a[i].handle, "scripted");
 	}
 	ASSERT_EQ(0, vp_cleanup(self->fd));
-	EXPECT_POOL(self->fd, 0, "sliced, cleaned",
-		    .allocations = 0, .bytes_in_use = 0, .padding = 0,
-		    .reserved_bytes = 0, .pages = 0, .pages_peak = 2,
-		    .largest_alloc = 3500);
-	EXPECT_POOL(self->fd, 1, "exclusive, cleaned",
-		    .allocations = 0, .bytes_in_use = 0, .padding = 0,
-		    .reserved_bytes = 0, .pages = 0, .pages_peak = 1,
-		    .largest_alloc = 5000);
-	EXPECT_POOL(self->fd, 2, "direct, cleaned",
-		    .allocations = 0, .bytes_in_use = 0, .padding = 0,
-		    .reserved_bytes = 0, .pages = 0, .pages_peak = 1,
-		    .largest_alloc = 9000);
-	EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "persistent, cleaned",
-		    .allocations = 0, .bytes_in_use = 0, .padding = 0,
-		    .reserved_bytes = 0, .pages = 0, .pages_peak = 1,
-		    .largest_alloc = 300);
-	ASSERT_EQ(0, vpa_query_head(self->fd, &q));
+	VP_EXPECT_POOL(self->fd, 0, "sliced, cleaned",
+		       .allocations = 0, .bytes_in_use = 0, .padding = 0,
+		       .reserved_bytes = 0, .pages = 0, .pages_peak = 2,
+		       .largest_alloc = 3500);
+	VP_EXPECT_POOL(self->fd, 1, "exclusive, cleaned",
+		       .allocations = 0, .bytes_in_use = 0, .padding = 0,
+		       .reserved_bytes = 0, .pages = 0, .pages_peak = 1,
+		       .largest_alloc = 5000);
+	VP_EXPECT_POOL(self->fd, 2, "direct, cleaned",
+		       .allocations = 0, .bytes_in_use = 0, .padding = 0,
+		       .reserved_bytes = 0, .pages = 0, .pages_peak = 1,
+		       .largest_alloc = 9000);
+	VP_EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "persistent, cleaned",
+		       .allocations = 0, .bytes_in_use = 0, .padding = 0,
+		       .reserved_bytes = 0, .pages = 0, .pages_peak = 1,
+		       .largest_alloc = 300);
+	ASSERT_EQ(0, vp_query_head(self->fd, &q));
 	EXPECT_EQ(0u, q.vram_in_use);
-	EXPECT_EQ(self->vram_start, vpa_vram(self->fd));
+	EXPECT_EQ(self->vram_start, vp_vram_in_use(self->fd));
 }
 
 TEST_HARNESS_MAIN

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Helpers shared by the vrampool kselftests. See vrampool_test_lib.h.
+ * The helper library of the vrampool kselftests: devices, files, the
+ * ioctls and byte patterns. See vrampool_test_lib.h.
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -150,14 +151,27 @@ int vp_open_device(const struct vp_device *dev)
 	return fd < 0 ? -errno : fd;
 }
 
+int vp_ioctl(int fd, unsigned long request, void *arg)
+{
+	return ioctl(fd, request, arg) ? -errno : 0;
+}
+
 int vp_get_param(int fd, uint32_t param, uint64_t *value)
 {
 	struct drm_vrampool_get_param gp = { .param = param };
+	int ret;
 
-	if (ioctl(fd, DRM_IOCTL_VRAMPOOL_GET_PARAM, &gp) != 0)
-		return -errno;
-	*value = gp.value;
-	return 0;
+	ret = vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_GET_PARAM, &gp);
+	if (!ret)
+		*value = gp.value;
+	return ret;
+}
+
+uint64_t vp_vram_in_use(int fd)
+{
+	uint64_t v;
+
+	return vp_get_param(fd, DRM_VRAMPOOL_PARAM_VRAM_IN_USE, &v) ? UINT64_MAX : v;
 }
 
 int vp_alloc(int fd, uint64_t size, uint32_t flags, struct drm_vrampool_alloc *out)
@@ -165,21 +179,48 @@ int vp_alloc(int fd, uint64_t size, uint32_t flags, struct drm_vrampool_alloc *o
 	memset(out, 0, sizeof(*out));
 	out->size = size;
 	out->flags = flags;
-	return ioctl(fd, DRM_IOCTL_VRAMPOOL_ALLOC, out) ? -errno : 0;
+	return vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_ALLOC, out);
 }
 
 int vp_free(int fd, uint32_t handle)
 {
 	struct drm_vrampool_free f = { .handle = handle };
 
-	return ioctl(fd, DRM_IOCTL_VRAMPOOL_FREE, &f) ? -errno : 0;
+	return vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_FREE, &f);
 }
 
 int vp_cleanup(int fd)
 {
 	struct drm_vrampool_cleanup c = { 0 };
 
-	return ioctl(fd, DRM_IOCTL_VRAMPOOL_CLEANUP, &c) ? -errno : 0;
+	return vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_CLEANUP, &c);
+}
+
+int vp_set_persistent_mode(int fd, uint32_t mode, uint32_t *old)
+{
+	struct drm_vrampool_persistent_mode m = { .mode = mode };
+	int ret;
+
+	ret = vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_SET_PERSISTENT_MODE, &m);
+	if (!ret && old)
+		*old = m.mode;
+	return ret;
+}
+
+int vp_install(int fd, struct drm_vrampool_pool_install *args)
+{
+	return vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_POOL_INSTALL, args);
+}
+
+int vp_query(int fd, struct drm_vrampool_pool_query *args)
+{
+	return vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_POOL_QUERY, args);
+}
+
+int vp_query_head(int fd, struct drm_vrampool_pool_query *q)
+{
+	memset(q, 0, sizeof(*q));
+	return vp_query(fd, q);
 }
 
 int vp_read_file(const char *path, char *buf, size_t len)
@@ -210,36 +251,57 @@ int vp_read_file(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static int parse_u64(const char *s, uint64_t *value)
+int vp_read_line(const char *path, char *buf, size_t len)
 {
-	unsigned long long v;
+	char raw[VP_VAL_MAX];
+	size_t n;
+	int ret;
+
+	ret = vp_read_file(path, raw, sizeof(raw));
+	if (ret)
+		return ret;
+	n = strlen(raw);
+	if (!n || raw[n - 1] != '\n' || memchr(raw, '\n', n - 1))
+		return -EBADMSG;
+	raw[n - 1] = '\0';
+	if (n > len)
+		return -EOVERFLOW;
+	memcpy(buf, raw, n);
+	return 0;
+}
+
+int vp_parse_u64(const char *s, uint64_t *v)
+{
+	unsigned long long x;
 	char *end;
 
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (*s == '-' || *s == '\0')
-		return -EINVAL;
+	if (*s < '0' || *s > '9')
+		return -EBADMSG;
+	/* Canonical: no leading zero. */
+	if (s[0] == '0' && s[1])
+		return -EBADMSG;
 	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s)
-		return -EINVAL;
-	while (*end == '\n' || *end == ' ' || *end == '\t')
-		end++;
-	if (*end != '\0')
-		return -EINVAL;
-	*value = v;
+	x = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -EBADMSG;
+	*v = x;
 	return 0;
 }
 
 int vp_read_u64_file(const char *path, uint64_t *value)
 {
-	char buf[64];
+	char buf[VP_VAL_MAX];
 	int ret;
 
-	ret = vp_read_file(path, buf, sizeof(buf));
-	if (ret)
-		return ret;
-	return parse_u64(buf, value);
+	ret = vp_read_line(path, buf, sizeof(buf));
+	return ret ? ret : vp_parse_u64(buf, value);
+}
+
+bool vp_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
 }
 
 int vp_write_file(const char *path, const char *str)
@@ -261,28 +323,26 @@ int vp_write_file(const char *path, const char *str)
 	return err;
 }
 
+/* /sys/module/vrampool/parameters/<name> */
+static void module_param_path(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", VP_SYSFS_MODULE_PARAMS, name);
+}
+
 int vp_module_param_str(const char *name, char *buf, size_t len)
 {
 	char path[PATH_MAX];
-	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s", VP_SYSFS_MODULE_PARAMS, name);
-	ret = vp_read_file(path, buf, len);
-	if (ret)
-		return ret;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	module_param_path(name, path, sizeof(path));
+	return vp_read_line(path, buf, len);
 }
 
 int vp_module_param_u64(const char *name, uint64_t *value)
 {
-	char buf[64];
-	int ret;
+	char path[PATH_MAX];
 
-	ret = vp_module_param_str(name, buf, sizeof(buf));
-	if (ret)
-		return ret;
-	return parse_u64(buf, value);
+	module_param_path(name, path, sizeof(path));
+	return vp_read_u64_file(path, value);
 }
 
 int vp_module_param_bool(const char *name, bool *value)

@@ -8,7 +8,7 @@
 # Debian bookworm packages: clang-14 (the compiler) and libclang-rt-14-dev
 # (libclang_rt.fuzzer-x86_64.a and the sanitizer runtimes). The latter is only
 # Recommended by clang-14's dependencies, so --no-install-recommends (as
-# selftests/vm/setup.sh installs) leaves it out: both are named here.
+# selftests/qemu/setup.sh installs) leaves it out: both are named here.
 #
 # Usage: deps.sh FILE
 set -eu

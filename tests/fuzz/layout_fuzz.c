@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer target for the shared layout code (driver/vrampool_layout.c) and
- * libvrampool's layout and error functions, built with ASan and UBSan.
+ * libFuzzer target for the shared layout code (vrampool_layout.c, which the
+ * module and libvrampool both build) and libvrampool's layout and error
+ * functions, built with ASan and UBSan.
  *
  * Each input (see layout_fuzz_format.h) is a device (alignment,
  * max_page_size, exclusive-memory-only) and a preset or an explicit entry
@@ -9,16 +10,17 @@
  * vrampool_layout_resolve() / vrampool_layout_preset(), and then:
  *
  * - an explicit list is also resolved by a model of the rules written here
- *   from seed/config.rs and the uapi's "pool layouts" section; the outcome
- *   (errno, code, entry, field, payload, resolved pools) must be the same;
+ *   from the uapi's "pool layouts" section (CubeCL's memory-configuration
+ *   rules, see Documentation/vrampool.rst); the outcome (errno, code,
+ *   entry, field, payload, resolved pools) must be the same;
  * - an accepted layout must satisfy the rules, re-checked one by one (count,
  *   alignment, slice within the page, cap within 1..65535 pages, flags of
  *   the type), and resolving it again must change nothing;
  * - a refused one must carry a documented kind whose errno is the one
  *   returned, and a message that fits any buffer;
- * - a preset is checked against its definition (DESIGN.md section 5): the
- *   sub-slices ladder against a model, the exclusive-pages buckets for
- *   their ends, order, alignment and dealloc periods;
+ * - a preset is checked against its definition (Documentation/vrampool.rst,
+ *   "Presets"): the sub-slices ladder against a model, the exclusive-pages
+ *   buckets for their ends, order, alignment and dealloc periods;
  * - the input's tail goes through vrampool_error_from_ioctl().
  *
  * Any violation aborts, and libFuzzer keeps the input.
@@ -620,7 +622,7 @@ static void fuzz_list(const struct vrampool_props *p, struct input *in, bool nul
 	free(entries);
 }
 
-/* The sub-slices ladder as DESIGN.md section 5 has it, stopping when it stops shrinking. */
+/* The sub-slices ladder of Documentation/vrampool.rst, stopping when it stops shrinking. */
 static uint32_t model_sub_slices(const struct vrampool_props *p,
 				 struct drm_vrampool_pool_entry *out)
 {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Writes the seed corpus of layout_fuzz into a directory: the reference
- * devices with each preset, and explicit lists that hit every rule and
- * every error once (layout_fuzz_format.h describes the encoding).
+ * Writes the seed corpus of layout_fuzz into a directory: the devices the
+ * host tests pin both presets of (m = 128 MiB with alignments 256 and 32,
+ * m = 20 GiB with alignment 512) and edge devices, with each preset, and
+ * explicit lists that hit every rule and every error once
+ * (layout_fuzz_format.h describes the encoding).
  *
  *   seed_corpus DIR
  *

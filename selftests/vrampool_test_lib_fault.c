@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Systematic fault injection for the vrampool kselftests. See
- * vrampool_fault.h; the fail-nth semantics are those of the kernel's
- * Documentation/fault-injection/fault-injection.rst.
+ * The helper library of the vrampool kselftests: systematic fault
+ * injection. See vrampool_test_lib.h; the fail-nth semantics are those of
+ * Documentation/fault-injection/fault-injection.rst in the kernel's source.
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -19,7 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vrampool_fault.h"
 #include "vrampool_test_lib.h"
 
 const int vp_fault_only_enomem[] = { ENOMEM, 0 };

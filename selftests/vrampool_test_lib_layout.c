@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Pool layout helpers shared by the vrampool kselftests. See
- * vrampool_layout_lib.h.
+ * The helper library of the vrampool kselftests: pool entries, install
+ * requests, POOL_QUERY snapshots and the layouts the presets and the
+ * resolution rules should give. See vrampool_test_lib.h.
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -10,10 +11,9 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 
-#include "vrampool_layout_lib.h"
 #include "vrampool_test_lib.h"
 
 int vp_read_props(int fd, struct vp_props *props)
@@ -30,16 +30,6 @@ int vp_read_props(int fd, struct vp_props *props)
 		ret = vp_get_param(fd, DRM_VRAMPOOL_PARAM_EXCLUSIVE_MEMORY_ONLY, &excl);
 	props->exclusive = excl != 0;
 	return ret;
-}
-
-int vp_install(int fd, struct drm_vrampool_pool_install *args)
-{
-	return ioctl(fd, DRM_IOCTL_VRAMPOOL_POOL_INSTALL, args) ? -errno : 0;
-}
-
-int vp_query(int fd, struct drm_vrampool_pool_query *args)
-{
-	return ioctl(fd, DRM_IOCTL_VRAMPOOL_POOL_QUERY, args) ? -errno : 0;
 }
 
 int vp_snap_take(int fd, struct vp_snap *s)
@@ -124,6 +114,64 @@ void vp_snap_configs(const struct vp_snap *s, struct drm_vrampool_pool_entry *ou
 		out[i] = s->pools[i].config;
 }
 
+struct drm_vrampool_pool_entry vp_sliced(uint64_t page_size, uint64_t max_slice_size,
+					 uint64_t max_pool_size)
+{
+	struct drm_vrampool_pool_entry e = {
+		.type = DRM_VRAMPOOL_POOL_SLICED,
+		.page_size = page_size,
+	};
+
+	if (max_slice_size != VP_ABSENT)
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_SLICE_SIZE, max_slice_size);
+	if (max_pool_size != VP_ABSENT)
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE, max_pool_size);
+	return e;
+}
+
+struct drm_vrampool_pool_entry vp_exclusive(uint64_t max_alloc_size, uint64_t dealloc_period)
+{
+	struct drm_vrampool_pool_entry e = {
+		.type = DRM_VRAMPOOL_POOL_EXCLUSIVE,
+		.max_alloc_size = max_alloc_size,
+	};
+
+	if (dealloc_period != VP_ABSENT)
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD, dealloc_period);
+	return e;
+}
+
+struct drm_vrampool_pool_entry vp_direct(uint64_t reclaim_at)
+{
+	struct drm_vrampool_pool_entry e = { .type = DRM_VRAMPOOL_POOL_DIRECT };
+
+	if (reclaim_at != VP_ABSENT)
+		vp_entry_set(&e, DRM_VRAMPOOL_ENTRY_RECLAIM_AT, reclaim_at);
+	return e;
+}
+
+void vp_entry_set(struct drm_vrampool_pool_entry *e, uint32_t flag, uint64_t value)
+{
+	e->flags |= flag;
+	switch (flag) {
+	case DRM_VRAMPOOL_ENTRY_MAX_SLICE_SIZE:
+		e->max_slice_size = value;
+		break;
+	case DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE:
+		e->max_pool_size = value;
+		break;
+	case DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD:
+		e->dealloc_period = value;
+		break;
+	case DRM_VRAMPOOL_ENTRY_RECLAIM_AT:
+		e->reclaim_at = value;
+		break;
+	default:
+		/* not a single optional field: a test bug */
+		abort();
+	}
+}
+
 void vp_req_list(struct drm_vrampool_pool_install *args,
 		 const struct drm_vrampool_pool_entry *entries, uint32_t count, uint32_t flags)
 {
@@ -143,27 +191,39 @@ void vp_req_preset(struct drm_vrampool_pool_install *args, uint32_t preset, uint
 }
 
 int vp_install_list(int fd, const struct drm_vrampool_pool_entry *entries, uint32_t count,
-		    uint64_t *generation)
+		    struct drm_vrampool_pool_install *ans)
 {
 	struct drm_vrampool_pool_install args;
 	int ret;
 
 	vp_req_list(&args, entries, count, 0);
 	ret = vp_install(fd, &args);
-	if (!ret && generation)
-		*generation = args.generation;
+	if (ans)
+		*ans = args;
 	return ret;
 }
 
-int vp_install_preset(int fd, uint32_t preset, uint64_t *generation)
+int vp_pool(int fd, uint32_t index, struct drm_vrampool_pool_status *out)
 {
-	struct drm_vrampool_pool_install args;
+	struct vp_snap *s = malloc(sizeof(*s));
 	int ret;
+	uint32_t i;
 
-	vp_req_preset(&args, preset, 0);
-	ret = vp_install(fd, &args);
-	if (!ret && generation)
-		*generation = args.generation;
+	if (!s)
+		return -ENOMEM;
+	ret = vp_snap_take(fd, s);
+	if (ret)
+		goto out_free;
+	ret = -ENOENT;
+	for (i = 0; i < s->count; i++) {
+		if (s->pools[i].index == index) {
+			*out = s->pools[i];
+			ret = 0;
+			break;
+		}
+	}
+out_free:
+	free(s);
 	return ret;
 }
 
@@ -172,6 +232,11 @@ uint64_t vp_align_up(uint64_t v, uint64_t a)
 	if (a <= 1 || v % a == 0)
 		return v;
 	return v + (a - v % a);
+}
+
+uint64_t vp_bo_bytes(uint64_t page_size)
+{
+	return vp_align_up(page_size, VP_CPU_PAGE);
 }
 
 uint64_t vp_expect_dealloc(uint64_t size)
@@ -225,7 +290,10 @@ uint32_t vp_expect_sub_slices(const struct vp_props *p, struct drm_vrampool_pool
 /*
  * 24 buckets align_up(trunc(exp(ln 32768 + (ln m - ln 32768) * i / 23)), a),
  * consecutive duplicates dropped, each with its dealloc period: evaluated in
- * double precision, as the reference runtime does.
+ * double precision, as CubeCL (the allocator vrampool follows) does. The
+ * kernel computes the exact values in fixed point; Documentation/vrampool.rst
+ * ("Where vrampool differs from CubeCL") says why the two agree on the
+ * devices the VM has.
  */
 uint32_t vp_expect_exclusive_pages(const struct vp_props *p,
 				   struct drm_vrampool_pool_entry *out)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build the test VM's initramfs (an uncompressed cpio "newc" archive):
-#   /init                     selftests/vm/init
+#   /init                     selftests/qemu/init
 #   /run-tests.sh, /demo.sh   the in-VM test runner and demo
 #   /bin/busybox + applets    from busybox-static
 #   /lib/modules/*.ko         Debian modules our module needs (decompressed)

@@ -1,23 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The shared layout resolver (driver/vrampool_layout.c) on the host, through
- * libvrampool's vrampool_layout_validate() and the raw vrampool_layout_*()
- * calls the kernel makes:
+ * The shared layout resolver (the vrampool_layout_*() calls the kernel makes
+ * at POOL_INSTALL) on the host, through those raw calls and through
+ * libvrampool's vrampool_layout_validate():
  *
- * - every rule of the reference configuration rules (seed/config.rs) and of
- *   the uapi's "pool layouts" section, in their order, with each error's
- *   errno, code, entry, field and payload, through both interfaces;
- * - every message, byte for byte (the eight reference Display texts, and the
- *   library's own for SizeOverflow, PoolsInUse, InvalidArgument and Os);
+ * - every rule of the uapi's "pool layouts" section, which follows CubeCL's
+ *   memory-configuration rules (Documentation/vrampool.rst), in their
+ *   order, with each error's errno, code, entry, field and payload, through
+ *   both interfaces;
  * - alignment rounding at its edges, up to and past 2^64 - 1;
  * - malformed entries, and "absent" versus "present with 0" for every
  *   optional field;
- * - both presets on the two reference devices of DESIGN.md section 5, exactly,
- *   and on edge devices; the exclusive-pages buckets against the reference's
- *   floating-point formula (libm);
- * - vrampool_error_from_ioctl().
+ * - both presets exactly, on three devices written out as tables and on
+ *   edge devices; the exclusive-pages buckets against the presets'
+ *   floating-point formula (libm), which CubeCL evaluates in doubles.
  *
- * Expected values are written from the reference rules and the uapi header,
+ * The library's messages and its error API are lib_error_test.c's. Expected
+ * values are written from the uapi header and Documentation/vrampool.rst,
  * not from the code under test.
  *
  * Copyright (C) 2026 The vrampool authors
@@ -33,244 +32,7 @@
 #include <string.h>
 
 #include "host_harness.h"
-#include "vrampool.h"
-#include "vrampool_layout.h"
-
-#define KIB	(1ULL << 10)
-#define MIB	(1ULL << 20)
-#define GIB	(1ULL << 30)
-#define U64MAX	UINT64_MAX
-
-#define SLICED_T	DRM_VRAMPOOL_POOL_SLICED
-#define EXCL_T		DRM_VRAMPOOL_POOL_EXCLUSIVE
-#define DIRECT_T	DRM_VRAMPOOL_POOL_DIRECT
-
-#define F_SLICE		DRM_VRAMPOOL_ENTRY_MAX_SLICE_SIZE
-#define F_CAP		DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE
-#define F_DEALLOC	DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD
-#define F_RECLAIM	DRM_VRAMPOOL_ENTRY_RECLAIM_AT
-
-#define NO_ENTRY	DRM_VRAMPOOL_NO_ENTRY
-#define MAX_POOLS	VRAMPOOL_LAYOUT_MAX_POOLS
-
-typedef unsigned __int128 u128_t;
-
-/* ---- Building inputs ---------------------------------------------------- */
-
-static struct vrampool_props props(uint64_t alignment, uint64_t max_page_size, bool excl)
-{
-	struct vrampool_props p = {
-		.alignment = alignment,
-		.max_page_size = max_page_size,
-		.exclusive_memory_only = excl,
-	};
-
-	return p;
-}
-
-static struct vrampool_layout_props raw_props(const struct vrampool_props *p)
-{
-	struct vrampool_layout_props lp = {
-		.alignment = p->alignment,
-		.max_page_size = p->max_page_size,
-		.exclusive_memory_only = p->exclusive_memory_only,
-	};
-
-	return lp;
-}
-
-static struct drm_vrampool_pool_entry excl(uint64_t max_alloc_size)
-{
-	struct drm_vrampool_pool_entry e;
-
-	vrampool_entry_exclusive(&e, max_alloc_size);
-	return e;
-}
-
-static struct drm_vrampool_pool_entry sliced(uint64_t page_size)
-{
-	struct drm_vrampool_pool_entry e;
-
-	vrampool_entry_sliced(&e, page_size);
-	return e;
-}
-
-static struct drm_vrampool_pool_entry direct(void)
-{
-	struct drm_vrampool_pool_entry e;
-
-	vrampool_entry_direct(&e);
-	return e;
-}
-
-static struct drm_vrampool_pool_entry with_slice(struct drm_vrampool_pool_entry e, uint64_t v)
-{
-	vrampool_entry_set_max_slice_size(&e, v);
-	return e;
-}
-
-static struct drm_vrampool_pool_entry with_cap(struct drm_vrampool_pool_entry e, uint64_t v)
-{
-	vrampool_entry_set_max_pool_size(&e, v);
-	return e;
-}
-
-static struct drm_vrampool_pool_entry with_dealloc(struct drm_vrampool_pool_entry e, uint64_t v)
-{
-	vrampool_entry_set_dealloc_period(&e, v);
-	return e;
-}
-
-static struct drm_vrampool_pool_entry with_reclaim(struct drm_vrampool_pool_entry e, uint64_t v)
-{
-	vrampool_entry_set_reclaim_at(&e, v);
-	return e;
-}
-
-/* A resolved entry, every field spelled out (the struct has no padding). */
-static struct drm_vrampool_pool_entry pool(uint32_t type, uint32_t flags, uint64_t page,
-					   uint64_t slice, uint64_t cap, uint64_t max_alloc,
-					   uint64_t dealloc, uint64_t reclaim)
-{
-	struct drm_vrampool_pool_entry e = {
-		.type = type, .flags = flags, .page_size = page, .max_slice_size = slice,
-		.max_pool_size = cap, .max_alloc_size = max_alloc, .dealloc_period = dealloc,
-		.reclaim_at = reclaim,
-	};
-
-	return e;
-}
-
-#define R_SLICED(page, slice)	pool(SLICED_T, F_SLICE, page, slice, 0, 0, 0, 0)
-#define R_EXCL(max)		pool(EXCL_T, 0, 0, 0, 0, max, 0, 0)
-#define R_EXCL_D(max, period)	pool(EXCL_T, F_DEALLOC, 0, 0, 0, max, period, 0)
-
-/* Align-up computed wide; *overflow when the result passes 2^64 - 1. */
-static uint64_t wide_align_up(uint64_t x, uint64_t a, bool *overflow)
-{
-	u128_t r;
-
-	if (!a)
-		a = 1;
-	r = ((u128_t)x + a - 1) / a * a;
-	*overflow = r > U64MAX;
-	return (uint64_t)r;
-}
-
-/* ---- Checking results --------------------------------------------------- */
-
-/* The expected outcome of a refused layout, as the uapi documents it. */
-struct want_err {
-	int ret;		/* negative errno */
-	uint32_t code;		/* DRM_VRAMPOOL_ERR_* */
-	uint32_t entry;
-	uint32_t field;
-	uint64_t v0, v1;	/* drm_vrampool_layout_error.value[] */
-	const char *msg;	/* the message, byte for byte; NULL: not checked */
-};
-
-/*
- * The library variant for a structured error, from vrampool.h's description
- * of struct vrampool_error and the uapi's payload of each code; written here
- * independently of error.c.
- */
-static void variant_of(const struct want_err *w, int os_errno, struct vrampool_error *e)
-{
-	memset(e, 0, sizeof(*e));
-	e->os_errno = os_errno;
-	e->entry = w->entry;
-	e->field = w->field;
-	switch (w->code) {
-	case DRM_VRAMPOOL_ERR_EMPTY_POOL_LIST:
-		e->kind = VRAMPOOL_ERR_EMPTY_POOL_LIST;
-		break;
-	case DRM_VRAMPOOL_ERR_ZERO_SIZE:
-		e->kind = VRAMPOOL_ERR_ZERO_SIZE;
-		break;
-	case DRM_VRAMPOOL_ERR_SLICE_LARGER_THAN_PAGE:
-		e->kind = VRAMPOOL_ERR_SLICE_LARGER_THAN_PAGE;
-		e->page_size = w->v0;
-		e->max_slice_size = w->v1;
-		break;
-	case DRM_VRAMPOOL_ERR_CAP_SMALLER_THAN_PAGE:
-		e->kind = VRAMPOOL_ERR_CAP_SMALLER_THAN_PAGE;
-		e->page_size = w->v0;
-		e->max_pool_size = w->v1;
-		break;
-	case DRM_VRAMPOOL_ERR_TOO_MANY_PAGES:
-		e->kind = VRAMPOOL_ERR_TOO_MANY_PAGES;
-		e->pages = w->v0;
-		break;
-	case DRM_VRAMPOOL_ERR_TOO_MANY_POOLS:
-		e->kind = VRAMPOOL_ERR_TOO_MANY_POOLS;
-		e->count = w->v0;
-		break;
-	case DRM_VRAMPOOL_ERR_PRESET_UNAVAILABLE:
-		e->kind = VRAMPOOL_ERR_PRESET_UNAVAILABLE;
-		e->preset = (uint32_t)w->v0;
-		break;
-	case DRM_VRAMPOOL_ERR_SLICED_POOLS_UNAVAILABLE:
-		e->kind = VRAMPOOL_ERR_SLICED_POOLS_UNAVAILABLE;
-		break;
-	case DRM_VRAMPOOL_ERR_SIZE_OVERFLOW:
-		e->kind = VRAMPOOL_ERR_SIZE_OVERFLOW;
-		e->size = w->v0;
-		e->alignment = w->v1;
-		break;
-	case DRM_VRAMPOOL_ERR_POOLS_IN_USE:
-		e->kind = VRAMPOOL_ERR_POOLS_IN_USE;
-		e->bytes_in_use = w->v0;
-		break;
-	case DRM_VRAMPOOL_ERR_INVALID_ARGUMENT:
-		e->kind = VRAMPOOL_ERR_INVALID_ARGUMENT;
-		e->value = w->v0;
-		break;
-	default:
-		/* Anything else is an OS error with no documented variant. */
-		e->kind = VRAMPOOL_ERR_OS;
-		e->entry = NO_ENTRY;
-		e->field = 0;
-		break;
-	}
-}
-
-#define SAME(f) \
-	EXPECT_EQ((uint64_t)want->f, (uint64_t)got->f) \
-		TH_LOG("line %d: vrampool_error." #f " (kind %s)", line, \
-		       vrampool_error_kind_name(got->kind))
-
-static void check_variant(struct __test_metadata *_metadata, int line,
-			  const struct vrampool_error *want, const struct vrampool_error *got)
-{
-	SAME(kind);
-	SAME(os_errno);
-	SAME(entry);
-	SAME(field);
-	SAME(page_size);
-	SAME(max_slice_size);
-	SAME(max_pool_size);
-	SAME(pages);
-	SAME(count);
-	SAME(preset);
-	SAME(size);
-	SAME(alignment);
-	SAME(bytes_in_use);
-	SAME(value);
-	SAME(capacity);
-	SAME(in_use);
-	SAME(pool);
-	SAME(handle);
-}
-
-static const char *message(const struct vrampool_error *e)
-{
-	static char buf[512];
-	int len = vrampool_error_message(e, buf, sizeof(buf));
-
-	if (len < 0 || (size_t)len != strlen(buf))
-		return "(vrampool_error_message returned a wrong length)";
-	return buf;
-}
+#include "layout_helpers.h"
 
 static struct drm_vrampool_pool_entry out_buf[MAX_POOLS];
 
@@ -763,206 +525,6 @@ TEST(errno_of_each_code)
 			TH_LOG("code %u", map[i].code);
 }
 
-/* ---- Messages ----------------------------------------------------------- */
-
-/* The reference's Display texts, produced by real layouts. */
-TEST(reference_messages_verbatim)
-{
-	static struct drm_vrampool_pool_entry list[255];
-	struct vrampool_props p = props(256, 128 * MIB, false);
-	struct vrampool_props px = props(256, 128 * MIB, true);
-	struct drm_vrampool_pool_entry out[VRAMPOOL_PRESET_MAX_POOLS];
-	struct drm_vrampool_pool_entry e;
-	struct vrampool_error err;
-	uint32_t n, i;
-
-	for (i = 0; i < 255; i++)
-		list[i] = excl(0);
-
-	ASSERT_EQ(-EINVAL, vrampool_layout_validate(&p, 0, NULL, 0, out, &n, &err));
-	EXPECT_STREQ("the pool list is empty", message(&err));
-
-	e = sliced(0);
-	ASSERT_EQ(-EINVAL, vrampool_layout_validate(&p, 0, &e, 1, out, &n, &err));
-	EXPECT_STREQ("`page_size` must be non-zero", message(&err));
-
-	e = with_slice(sliced(1), 0);
-	ASSERT_EQ(-EINVAL, vrampool_layout_validate(&p, 0, &e, 1, out, &n, &err));
-	EXPECT_STREQ("`max_slice_size` must be non-zero", message(&err));
-
-	e = with_cap(sliced(1), 0);
-	ASSERT_EQ(-EINVAL, vrampool_layout_validate(&p, 0, &e, 1, out, &n, &err));
-	EXPECT_STREQ("`max_pool_size` must be non-zero", message(&err));
-
-	e = with_slice(sliced(1024), 2048);
-	ASSERT_EQ(-EINVAL, vrampool_layout_validate(&p, 0, &e, 1, out, &n, &err));
-	EXPECT_STREQ("`max_slice_size` (2048) exceeds `page_size` (1024); a slice can never span pages",
-		     message(&err));
-
-	e = with_cap(sliced(256), 100);
-	ASSERT_EQ(-EINVAL, vrampool_layout_validate(&p, 0, &e, 1, out, &n, &err));
-	EXPECT_STREQ("`max_pool_size` (100) is smaller than `page_size` (256); the cap can't fit a single page",
-		     message(&err));
-
-	e = with_cap(sliced(256), 256 * 65536);
-	ASSERT_EQ(-EINVAL, vrampool_layout_validate(&p, 0, &e, 1, out, &n, &err));
-	EXPECT_STREQ("`max_pool_size` spans 65536 pages of `page_size`, exceeding the maximum of 65535; increase `page_size` or lower the cap",
-		     message(&err));
-
-	ASSERT_EQ(-E2BIG, vrampool_layout_validate(&p, 0, list, 255, out, &n, &err));
-	EXPECT_STREQ("the pool list has 255 entries, exceeding the maximum of 254 dynamic pools",
-		     message(&err));
-
-	ASSERT_EQ(-EOPNOTSUPP, vrampool_layout_validate(&px, DRM_VRAMPOOL_PRESET_SUB_SLICES, NULL,
-							 0, out, &n, &err));
-	EXPECT_STREQ("the `sub-slices` preset is not available in this build", message(&err));
-
-	e = sliced(256);
-	ASSERT_EQ(-EOPNOTSUPP, vrampool_layout_validate(&px, 0, &e, 1, out, &n, &err));
-	EXPECT_STREQ("sliced pools are not available in this build (exclusive memory only)",
-		     message(&err));
-}
-
-static const char *message_of(struct vrampool_error e)
-{
-	return message(&e);
-}
-
-/* Every variant's message from a hand-made error, with extreme payloads. */
-TEST(messages_of_every_variant)
-{
-	char want[256];
-
-	EXPECT_STREQ("success", message_of((struct vrampool_error){ .kind = VRAMPOOL_OK }));
-	EXPECT_STREQ("the pool list is empty",
-		     message_of((struct vrampool_error){ .kind = VRAMPOOL_ERR_EMPTY_POOL_LIST }));
-	EXPECT_STREQ("`page_size` must be non-zero", message_of((struct vrampool_error){
-		.kind = VRAMPOOL_ERR_ZERO_SIZE, .field = DRM_VRAMPOOL_FIELD_PAGE_SIZE }));
-	EXPECT_STREQ("`max_slice_size` must be non-zero", message_of((struct vrampool_error){
-		.kind = VRAMPOOL_ERR_ZERO_SIZE, .field = DRM_VRAMPOOL_FIELD_MAX_SLICE_SIZE }));
-	EXPECT_STREQ("`max_pool_size` must be non-zero", message_of((struct vrampool_error){
-		.kind = VRAMPOOL_ERR_ZERO_SIZE, .field = DRM_VRAMPOOL_FIELD_MAX_POOL_SIZE }));
-	EXPECT_STREQ("`max_slice_size` (18446744073709551615) exceeds `page_size` (18446744073709551614); a slice can never span pages",
-		     message_of((struct vrampool_error){
-			     .kind = VRAMPOOL_ERR_SLICE_LARGER_THAN_PAGE,
-			     .page_size = U64MAX - 1, .max_slice_size = U64MAX }));
-	EXPECT_STREQ("`max_pool_size` (0) is smaller than `page_size` (18446744073709551615); the cap can't fit a single page",
-		     message_of((struct vrampool_error){
-			     .kind = VRAMPOOL_ERR_CAP_SMALLER_THAN_PAGE,
-			     .page_size = U64MAX, .max_pool_size = 0 }));
-	EXPECT_STREQ("`max_pool_size` spans 65536 pages of `page_size`, exceeding the maximum of 65535; increase `page_size` or lower the cap",
-		     message_of((struct vrampool_error){
-			     .kind = VRAMPOOL_ERR_TOO_MANY_PAGES, .pages = 65536 }));
-	EXPECT_STREQ("the pool list has 18446744073709551615 entries, exceeding the maximum of 254 dynamic pools",
-		     message_of((struct vrampool_error){
-			     .kind = VRAMPOOL_ERR_TOO_MANY_POOLS, .count = U64MAX }));
-	EXPECT_STREQ("the `sub-slices` preset is not available in this build",
-		     message_of((struct vrampool_error){
-			     .kind = VRAMPOOL_ERR_PRESET_UNAVAILABLE,
-			     .preset = DRM_VRAMPOOL_PRESET_SUB_SLICES }));
-	EXPECT_STREQ("the `exclusive-pages` preset is not available in this build",
-		     message_of((struct vrampool_error){
-			     .kind = VRAMPOOL_ERR_PRESET_UNAVAILABLE,
-			     .preset = DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES }));
-	EXPECT_STREQ("the `unknown` preset is not available in this build",
-		     message_of((struct vrampool_error){
-			     .kind = VRAMPOOL_ERR_PRESET_UNAVAILABLE, .preset = 77 }));
-	EXPECT_STREQ("sliced pools are not available in this build (exclusive memory only)",
-		     message_of((struct vrampool_error){
-			     .kind = VRAMPOOL_ERR_SLICED_POOLS_UNAVAILABLE }));
-
-	/* The library's own variants. */
-	EXPECT_STREQ("`page_size` (18446744073709551615) overflows 64 bits when aligned up to 256 bytes",
-		     message_of((struct vrampool_error){
-			     .kind = VRAMPOOL_ERR_SIZE_OVERFLOW,
-			     .field = DRM_VRAMPOOL_FIELD_PAGE_SIZE, .size = U64MAX,
-			     .alignment = 256 }));
-	EXPECT_STREQ("`max_alloc_size` (18446744073709551361) overflows 64 bits when aligned up to 512 bytes",
-		     message_of((struct vrampool_error){
-			     .kind = VRAMPOOL_ERR_SIZE_OVERFLOW,
-			     .field = DRM_VRAMPOOL_FIELD_MAX_ALLOC_SIZE, .size = U64MAX - 254,
-			     .alignment = 512 }));
-	EXPECT_STREQ("the dynamic pools still hold 4096 bytes of live allocations; free them before installing a layout",
-		     message_of((struct vrampool_error){
-			     .kind = VRAMPOOL_ERR_POOLS_IN_USE, .bytes_in_use = 4096 }));
-	EXPECT_STREQ("the dynamic pools still hold 18446744073709551615 bytes of live allocations; free them before installing a layout",
-		     message_of((struct vrampool_error){
-			     .kind = VRAMPOOL_ERR_POOLS_IN_USE, .bytes_in_use = U64MAX }));
-	EXPECT_STREQ("invalid argument: entry 3 has an invalid `type` (4)",
-		     message_of((struct vrampool_error){
-			     .kind = VRAMPOOL_ERR_INVALID_ARGUMENT, .entry = 3,
-			     .field = DRM_VRAMPOOL_FIELD_TYPE, .value = 4 }));
-	EXPECT_STREQ("invalid argument: entry 253 has an invalid `flags` (16)",
-		     message_of((struct vrampool_error){
-			     .kind = VRAMPOOL_ERR_INVALID_ARGUMENT, .entry = 253,
-			     .field = DRM_VRAMPOOL_FIELD_ENTRY_FLAGS, .value = 16 }));
-	EXPECT_STREQ("invalid argument: invalid `preset` (3)",
-		     message_of((struct vrampool_error){
-			     .kind = VRAMPOOL_ERR_INVALID_ARGUMENT, .entry = NO_ENTRY,
-			     .field = DRM_VRAMPOOL_FIELD_PRESET, .value = 3 }));
-	EXPECT_STREQ("invalid argument: invalid `unknown field` (18446744073709551615)",
-		     message_of((struct vrampool_error){
-			     .kind = VRAMPOOL_ERR_INVALID_ARGUMENT, .entry = NO_ENTRY,
-			     .field = 999, .value = U64MAX }));
-
-	snprintf(want, sizeof(want), "%s (errno %d)", strerror(ENOSPC), ENOSPC);
-	EXPECT_STREQ(want, message_of((struct vrampool_error){
-		.kind = VRAMPOOL_ERR_OS, .os_errno = ENOSPC }));
-	snprintf(want, sizeof(want), "%s (errno %d)", strerror(EFAULT), EFAULT);
-	EXPECT_STREQ(want, message_of((struct vrampool_error){
-		.kind = VRAMPOOL_ERR_OS, .os_errno = EFAULT }));
-	/* A kind beyond the enum reads as an OS error. */
-	EXPECT_STREQ(want, message_of((struct vrampool_error){
-		.kind = (enum vrampool_error_kind)100, .os_errno = EFAULT }));
-}
-
-TEST(message_truncates_like_snprintf)
-{
-	const struct vrampool_error e = { .kind = VRAMPOOL_ERR_EMPTY_POOL_LIST };
-	const char *full = "the pool list is empty";
-	char buf[8];
-
-	memset(buf, 'x', sizeof(buf));
-	EXPECT_EQ((int)strlen(full), vrampool_error_message(&e, buf, sizeof(buf)));
-	EXPECT_STREQ("the poo", buf);
-	EXPECT_EQ((int)strlen(full), vrampool_error_message(&e, NULL, 0));
-	buf[0] = 'x';
-	EXPECT_EQ((int)strlen(full), vrampool_error_message(&e, buf, 1));
-	EXPECT_EQ('\0', buf[0]);
-}
-
-TEST(names)
-{
-	static const char *const kinds[] = {
-		"Ok", "EmptyPoolList", "ZeroSize", "SliceLargerThanPage", "CapSmallerThanPage",
-		"TooManyPages", "TooManyPools", "PresetUnavailable", "SlicedPoolsUnavailable",
-		"SizeOverflow", "PoolsInUse", "InvalidArgument", "Os",
-	};
-	static const char *const fields[] = {
-		"", "page_size", "max_slice_size", "max_pool_size", "max_alloc_size",
-		"dealloc_period", "reclaim_at", "type", "flags", "reserved", "flags", "preset",
-		"entries", "count", "entry_size", "pad", "reserved",
-	};
-	size_t i;
-
-	/* The layout variants and Os (the allocation ones follow them). */
-	for (i = 0; i < ARRAY_SIZE(kinds); i++)
-		EXPECT_STREQ(kinds[i], vrampool_error_kind_name((enum vrampool_error_kind)i));
-	EXPECT_EQ(VRAMPOOL_ERR_OS, (int)ARRAY_SIZE(kinds) - 1);
-	EXPECT_STREQ("Unknown", vrampool_error_kind_name((enum vrampool_error_kind)1000));
-	EXPECT_STREQ("Unknown", vrampool_error_kind_name((enum vrampool_error_kind)-1));
-
-	EXPECT_EQ(DRM_VRAMPOOL_FIELD_RESERVED, (int)ARRAY_SIZE(fields) - 1);
-	for (i = 0; i < ARRAY_SIZE(fields); i++)
-		EXPECT_STREQ(fields[i], vrampool_field_name((uint32_t)i));
-	EXPECT_STREQ("unknown field", vrampool_field_name(17));
-	EXPECT_STREQ("unknown field", vrampool_field_name(UINT32_MAX));
-
-	EXPECT_STREQ("sub-slices", vrampool_preset_name(DRM_VRAMPOOL_PRESET_SUB_SLICES));
-	EXPECT_STREQ("exclusive-pages", vrampool_preset_name(DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES));
-	EXPECT_NULL(vrampool_preset_name(DRM_VRAMPOOL_PRESET_NONE));
-	EXPECT_NULL(vrampool_preset_name(3));
-}
 
 /* ---- Alignment ---------------------------------------------------------- */
 
@@ -1354,19 +916,83 @@ TEST(resolve_is_idempotent)
 
 /* ---- Presets ------------------------------------------------------------- */
 
-static const uint64_t ep_128m_a256[] = {
-	32768, 47104, 67584, 97024, 139264, 199936, 286976, 412160, 591616, 849152,
-	1219328, 1750272, 2512896, 3607808, 5179392, 7436032, 10675712, 15326976,
-	22004736, 31591936, 45355776, 65116672, 93487104, 134217728,
+/*
+ * Both presets of three devices, every pool written out by hand (from the
+ * formulas in Documentation/vrampool.rst, "Presets"), one variant each:
+ * each is an example CubeCL's memory configuration gives results for.
+ */
+FIXTURE(preset) {
 };
 
-static const uint64_t ep_128m_a32[] = {
-	32768, 47072, 67552, 96992, 139232, 199872, 286976, 411968, 591456, 849152,
-	1219136, 1750272, 2512832, 3607616, 5179392, 7435968, 10675712, 15326944,
-	22004640, 31591744, 45355776, 65116608, 93486912, 134217728,
+FIXTURE_VARIANT(preset) {
+	uint64_t alignment;
+	uint64_t max_page_size;
+	/* sub-slices: exclusive{0}, the sliced pools (page, slice), the last pool */
+	const uint64_t (*sliced)[2];
+	uint32_t nsliced;
+	uint64_t last_max_alloc, last_dealloc;
+	/* exclusive-pages: the 24 buckets (max_alloc_size, dealloc_period) */
+	const uint64_t (*buckets)[2];
 };
 
-static const uint64_t ep_20g_a512[][2] = {
+FIXTURE_SETUP(preset)
+{
+}
+
+FIXTURE_TEARDOWN(preset)
+{
+}
+
+static const uint64_t sliced_128m[][2] = {
+	{ 8388608, 2097152 }, { 33554432, 16777216 },
+};
+
+static const uint64_t buckets_128m_a256[24][2] = {
+	{ 32768, 5000 }, { 47104, 5000 }, { 67584, 5000 }, { 97024, 5000 },
+	{ 139264, 5000 }, { 199936, 5000 }, { 286976, 5000 }, { 412160, 5000 },
+	{ 591616, 5000 }, { 849152, 5000 }, { 1219328, 5000 }, { 1750272, 5000 },
+	{ 2512896, 5000 }, { 3607808, 5000 }, { 5179392, 5000 }, { 7436032, 5000 },
+	{ 10675712, 5000 }, { 15326976, 5000 }, { 22004736, 5000 }, { 31591936, 5000 },
+	{ 45355776, 5000 }, { 65116672, 5000 }, { 93487104, 5000 }, { 134217728, 5000 },
+};
+
+/* WebGPU's limits: m = 128 MiB, a = 256. */
+FIXTURE_VARIANT_ADD(preset, webgpu_128m_a256) {
+	.alignment = 256,
+	.max_page_size = 128 * MIB,
+	.sliced = sliced_128m,
+	.nsliced = ARRAY_SIZE(sliced_128m),
+	.last_max_alloc = 134217728,
+	.last_dealloc = 5000,
+	.buckets = buckets_128m_a256,
+};
+
+static const uint64_t buckets_128m_a32[24][2] = {
+	{ 32768, 5000 }, { 47072, 5000 }, { 67552, 5000 }, { 96992, 5000 },
+	{ 139232, 5000 }, { 199872, 5000 }, { 286976, 5000 }, { 411968, 5000 },
+	{ 591456, 5000 }, { 849152, 5000 }, { 1219136, 5000 }, { 1750272, 5000 },
+	{ 2512832, 5000 }, { 3607616, 5000 }, { 5179392, 5000 }, { 7435968, 5000 },
+	{ 10675712, 5000 }, { 15326944, 5000 }, { 22004640, 5000 }, { 31591744, 5000 },
+	{ 45355776, 5000 }, { 65116608, 5000 }, { 93486912, 5000 }, { 134217728, 5000 },
+};
+
+/* The properties of CubeCL's own unit tests: m = 128 MiB, a = 32. */
+FIXTURE_VARIANT_ADD(preset, cubecl_tests_128m_a32) {
+	.alignment = 32,
+	.max_page_size = 128 * MIB,
+	.sliced = sliced_128m,
+	.nsliced = ARRAY_SIZE(sliced_128m),
+	.last_max_alloc = 134217728,
+	.last_dealloc = 5000,
+	.buckets = buckets_128m_a32,
+};
+
+static const uint64_t sliced_20g[][2] = {
+	{ 20 * MIB, 640 * KIB }, { 80 * MIB, 5 * MIB }, { 320 * MIB, 40 * MIB },
+	{ 1280 * MIB, 320 * MIB }, { 5 * GIB, 2560 * MIB },
+};
+
+static const uint64_t buckets_20g_a512[24][2] = {
 	{ 32768, 5000 }, { 58880, 5000 }, { 105472, 5000 }, { 188416, 5000 },
 	{ 336896, 5000 }, { 602624, 5000 }, { 1078784, 5000 }, { 1930752, 5000 },
 	{ 3456000, 5000 }, { 6187008, 5000 }, { 11075584, 5000 }, { 19826688, 5000 },
@@ -1376,82 +1002,44 @@ static const uint64_t ep_20g_a512[][2] = {
 	{ 11996082688, 60000 }, { 21474836480, 105000 },
 };
 
-/* Reference device (b): WebGPU limits, m = 128 MiB, a = 256. */
-TEST(preset_reference_128m)
+/* An 80 GiB CUDA card: m = 20 GiB, a = 512. */
+FIXTURE_VARIANT_ADD(preset, cuda_20g_a512) {
+	.alignment = 512,
+	.max_page_size = 20 * GIB,
+	.sliced = sliced_20g,
+	.nsliced = ARRAY_SIZE(sliced_20g),
+	.last_max_alloc = 21474836480ULL,
+	.last_dealloc = 105000,
+	.buckets = buckets_20g_a512,
+};
+
+TEST_F(preset, sub_slices)
 {
-	const struct drm_vrampool_pool_entry sub[] = {
-		R_EXCL(0),
-		R_SLICED(8388608, 2097152),
-		R_SLICED(33554432, 16777216),
-		R_EXCL_D(134217728, 5000),
-	};
-	struct drm_vrampool_pool_entry want[24], out[MAX_POOLS];
-	struct vrampool_props p = props(256, 128 * MIB, false);
+	struct drm_vrampool_pool_entry want[MAX_POOLS], out[MAX_POOLS];
+	struct vrampool_props p = props(variant->alignment, variant->max_page_size, false);
 	struct drm_vrampool_layout_error le;
 	struct vrampool_error err;
 	uint32_t n, i;
 
+	want[0] = R_EXCL(0);
+	for (i = 0; i < variant->nsliced; i++)
+		want[1 + i] = R_SLICED(variant->sliced[i][0], variant->sliced[i][1]);
+	want[1 + i] = R_EXCL_D(variant->last_max_alloc, variant->last_dealloc);
 	ASSERT_EQ(0, run_preset(_metadata, __LINE__, &p, DRM_VRAMPOOL_PRESET_SUB_SLICES, out, &n,
 				&le, &err));
-	EXPECT_POOLS(sub, 4, out, n);
-
-	for (i = 0; i < 24; i++)
-		want[i] = R_EXCL_D(ep_128m_a256[i], 5000);
-	ASSERT_EQ(0, run_preset(_metadata, __LINE__, &p, DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, out,
-				&n, &le, &err));
-	EXPECT_POOLS(want, 24, out, n);
+	EXPECT_POOLS(want, variant->nsliced + 2, out, n);
 }
 
-/* The reference's unit-test properties: m = 128 MiB, a = 32. */
-TEST(preset_reference_128m_align_32)
+TEST_F(preset, exclusive_pages)
 {
-	const struct drm_vrampool_pool_entry sub[] = {
-		R_EXCL(0),
-		R_SLICED(8388608, 2097152),
-		R_SLICED(33554432, 16777216),
-		R_EXCL_D(134217728, 5000),
-	};
 	struct drm_vrampool_pool_entry want[24], out[MAX_POOLS];
-	struct vrampool_props p = props(32, 128 * MIB, false);
+	struct vrampool_props p = props(variant->alignment, variant->max_page_size, false);
 	struct drm_vrampool_layout_error le;
 	struct vrampool_error err;
 	uint32_t n, i;
 
-	ASSERT_EQ(0, run_preset(_metadata, __LINE__, &p, DRM_VRAMPOOL_PRESET_SUB_SLICES, out, &n,
-				&le, &err));
-	EXPECT_POOLS(sub, 4, out, n);
-
 	for (i = 0; i < 24; i++)
-		want[i] = R_EXCL_D(ep_128m_a32[i], 5000);
-	ASSERT_EQ(0, run_preset(_metadata, __LINE__, &p, DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, out,
-				&n, &le, &err));
-	EXPECT_POOLS(want, 24, out, n);
-}
-
-/* Reference device (a): an 80 GiB CUDA card, m = 20 GiB, a = 512. */
-TEST(preset_reference_20g)
-{
-	const struct drm_vrampool_pool_entry sub[] = {
-		R_EXCL(0),
-		R_SLICED(20 * MIB, 640 * KIB),
-		R_SLICED(80 * MIB, 5 * MIB),
-		R_SLICED(320 * MIB, 40 * MIB),
-		R_SLICED(1280 * MIB, 320 * MIB),
-		R_SLICED(5 * GIB, 2560 * MIB),
-		R_EXCL_D(21474836480ULL, 105000),
-	};
-	struct drm_vrampool_pool_entry want[24], out[MAX_POOLS];
-	struct vrampool_props p = props(512, 20 * GIB, false);
-	struct drm_vrampool_layout_error le;
-	struct vrampool_error err;
-	uint32_t n, i;
-
-	ASSERT_EQ(0, run_preset(_metadata, __LINE__, &p, DRM_VRAMPOOL_PRESET_SUB_SLICES, out, &n,
-				&le, &err));
-	EXPECT_POOLS(sub, 7, out, n);
-
-	for (i = 0; i < 24; i++)
-		want[i] = R_EXCL_D(ep_20g_a512[i][0], ep_20g_a512[i][1]);
+		want[i] = R_EXCL_D(variant->buckets[i][0], variant->buckets[i][1]);
 	ASSERT_EQ(0, run_preset(_metadata, __LINE__, &p, DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, out,
 				&n, &le, &err));
 	EXPECT_POOLS(want, 24, out, n);
@@ -1479,7 +1067,7 @@ TEST(presets_on_exclusive_memory_only_device)
 	EXPECT_STREQ("the `sub-slices` preset is not available in this build", message(&err));
 
 	for (i = 0; i < 24; i++)
-		want[i] = R_EXCL_D(ep_128m_a256[i], 5000);
+		want[i] = R_EXCL_D(buckets_128m_a256[i][0], buckets_128m_a256[i][1]);
 	ASSERT_EQ(0, run_preset(_metadata, __LINE__, &px, DRM_VRAMPOOL_PRESET_EXCLUSIVE_PAGES, out,
 				&n, &le, &err));
 	EXPECT_POOLS(want, 24, out, n);
@@ -1573,10 +1161,10 @@ TEST(dealloc_period)
 }
 
 /*
- * The sub-slices preset as DESIGN.md section 5 states it, written here
+ * The sub-slices preset as Documentation/vrampool.rst states it, written here
  * independently: exclusive{0}; while cur >= 32 MiB: cur = align_up(cur / 4, a),
  * page[k] = cur, slice[k] = cur >> k; reversed; exclusive{floor(m/a)*a}.
- * The reference loops forever when align_up(cur / 4, a) >= cur (an alignment
+ * CubeCL loops forever when align_up(cur / 4, a) >= cur (an alignment
  * above a quarter of the page): the ladder stops there instead.
  */
 static uint32_t model_sub_slices(uint64_t a, uint64_t m, struct drm_vrampool_pool_entry *out)
@@ -1721,7 +1309,7 @@ TEST(preset_exclusive_pages_edges)
 	EXPECT_POOLS(((struct drm_vrampool_pool_entry[]){ R_EXCL_D(32768, 5000) }), 1, out, n);
 
 	/*
-	 * Just above: the last bucket is m itself, exactly (the reference's
+	 * Just above: the last bucket is m itself, exactly (CubeCL's
 	 * exp(ln 32769) may truncate to 32768: the ends are exact here).
 	 */
 	p = props(256, 32769, false);
@@ -1738,7 +1326,7 @@ TEST(preset_exclusive_pages_edges)
 		     1, out, n);
 
 	/*
-	 * Below 32768 the reference formula runs downwards: from 32768 to m,
+	 * Below 32768 the float formula runs downwards: from 32768 to m,
 	 * each bucket smaller than the one before.
 	 */
 	p = props(4096, 4096, false);
@@ -1793,13 +1381,14 @@ TEST(preset_exclusive_pages_edges)
 		     message(&err));
 }
 
-/* ---- Exclusive-pages buckets against the reference's float formula ------- */
 
-/* trunc(exp(ln 32768 + (ln m - ln 32768) * i/23)) in doubles, as the reference. */
+/* ---- Exclusive-pages buckets against CubeCL's float formula -------------- */
+
+/* trunc(exp(ln 32768 + (ln m - ln 32768) * i/23)) in doubles, as CubeCL. */
 static uint64_t float_bucket(uint64_t m, unsigned int i, double *value)
 {
 	double lo = log(32768.0), hi = log((double)m);
-	/* volatile: each operation rounded as in the reference, never fused. */
+	/* volatile: each operation rounded as in CubeCL, never fused. */
 	volatile double p = (double)i / 23.0;
 	volatile double t = (hi - lo) * p;
 	volatile double v = exp(lo + t);
@@ -1832,7 +1421,7 @@ static uint64_t next_random(uint64_t *s)
 
 /*
  * Bucket by bucket, vrampool_exclusive_bucket() (fixed point) aligned up must
- * equal the reference's double evaluation aligned up. The one kind of
+ * equal CubeCL's double evaluation aligned up. The one kind of
  * difference allowed: a bucket strictly inside (0 < i < 23) whose exact value
  * lies so close to an alignment boundary that the double evaluation's own
  * rounding error (about 1e-16 relative, up to 0.02 at 2^44) crosses it; the
@@ -1890,7 +1479,7 @@ static int check_buckets(struct __test_metadata *_metadata, uint64_t a, uint64_t
  * multiple of the alignment. Then buckets 0 and 23, which the fixed point
  * makes exactly 32768 and m, are aligned already, and the doubles' 32767.99...
  * (exp(ln 32768)) or m - epsilon align up to the same value. With other m or
- * alignments the ends may differ by one alignment step: the reference's, not
+ * alignments the ends may differ by one alignment step: CubeCL's, not
  * the fixed point's, rounding error. Interior buckets: see check_buckets().
  */
 TEST(exclusive_buckets_match_float_formula)
@@ -1923,7 +1512,7 @@ TEST(exclusive_buckets_match_float_formula)
 
 /*
  * Known near ties (found by a wider scan than the test above runs): the
- * fixed point gives trunc() of the exact value, the reference's double
+ * fixed point gives trunc() of the exact value, CubeCL's double
  * evaluation lands on the other side of an integer, and that integer is an
  * alignment boundary. Exact values computed to 60 digits.
  */
@@ -1977,138 +1566,6 @@ TEST(exclusive_bucket_ends_exact)
 	/* m = 32768: every bucket. */
 	for (j = 0; j < 24; j++)
 		EXPECT_EQ(32768ULL, vrampool_exclusive_bucket(32768, (uint32_t)j));
-}
-
-/* ---- vrampool_error_from_ioctl() ------------------------------------------ */
-
-static void from_ioctl(struct __test_metadata *_metadata, int line, int os_errno,
-		       const struct drm_vrampool_layout_error *le, bool documented)
-{
-	struct vrampool_error got, want;
-	struct want_err w = { 0 };
-
-	memset(&got, 0xa5, sizeof(got));
-	vrampool_error_from_ioctl(&got, os_errno, le);
-	if (documented) {
-		w.code = le->code;
-		w.entry = le->entry;
-		w.field = le->field;
-		w.v0 = le->value[0];
-		w.v1 = le->value[1];
-	} else {
-		w.code = 0xdead;	/* no variant: Os */
-	}
-	variant_of(&w, os_errno, &want);
-	check_variant(_metadata, line, &want, &got);
-}
-
-TEST(error_from_ioctl)
-{
-	static const struct {
-		uint32_t code;
-		int err;
-	} codes[] = {
-		{ DRM_VRAMPOOL_ERR_EMPTY_POOL_LIST, EINVAL },
-		{ DRM_VRAMPOOL_ERR_ZERO_SIZE, EINVAL },
-		{ DRM_VRAMPOOL_ERR_SLICE_LARGER_THAN_PAGE, EINVAL },
-		{ DRM_VRAMPOOL_ERR_CAP_SMALLER_THAN_PAGE, EINVAL },
-		{ DRM_VRAMPOOL_ERR_TOO_MANY_PAGES, EINVAL },
-		{ DRM_VRAMPOOL_ERR_TOO_MANY_POOLS, E2BIG },
-		{ DRM_VRAMPOOL_ERR_PRESET_UNAVAILABLE, EOPNOTSUPP },
-		{ DRM_VRAMPOOL_ERR_SLICED_POOLS_UNAVAILABLE, EOPNOTSUPP },
-		{ DRM_VRAMPOOL_ERR_SIZE_OVERFLOW, EOVERFLOW },
-		{ DRM_VRAMPOOL_ERR_POOLS_IN_USE, EBUSY },
-		{ DRM_VRAMPOOL_ERR_INVALID_ARGUMENT, EINVAL },
-	};
-	static const int errnos[] = {
-		0, EINVAL, E2BIG, EOPNOTSUPP, EOVERFLOW, EBUSY, ENOSPC, EFAULT, ENOMEM, EINTR,
-		-EINVAL, -EBUSY, 4095, 100000,
-	};
-	struct drm_vrampool_layout_error le = {
-		.entry = 7, .field = DRM_VRAMPOOL_FIELD_MAX_POOL_SIZE,
-		.value = { 0x1122334455667788ULL, U64MAX },
-	};
-	size_t i, j;
-
-	/* No structured error, or "none": Os with the errno. */
-	for (j = 0; j < ARRAY_SIZE(errnos); j++) {
-		from_ioctl(_metadata, __LINE__, errnos[j], NULL, false);
-		le.code = DRM_VRAMPOOL_ERR_NONE;
-		from_ioctl(_metadata, __LINE__, errnos[j], &le, false);
-		/* Unknown codes. */
-		le.code = 12;
-		from_ioctl(_metadata, __LINE__, errnos[j], &le, false);
-		le.code = UINT32_MAX;
-		from_ioctl(_metadata, __LINE__, errnos[j], &le, false);
-	}
-
-	/* Each documented code: a variant only with its own errno. */
-	for (i = 0; i < ARRAY_SIZE(codes); i++) {
-		le.code = codes[i].code;
-		for (j = 0; j < ARRAY_SIZE(errnos); j++)
-			from_ioctl(_metadata, __LINE__, errnos[j], &le, errnos[j] == codes[i].err);
-	}
-
-	/* Payloads, spelled out for two of them. */
-	{
-		struct vrampool_error got;
-
-		le = (struct drm_vrampool_layout_error){
-			.code = DRM_VRAMPOOL_ERR_CAP_SMALLER_THAN_PAGE, .entry = 3,
-			.field = DRM_VRAMPOOL_FIELD_MAX_POOL_SIZE, .value = { 256, 100 },
-		};
-		vrampool_error_from_ioctl(&got, EINVAL, &le);
-		EXPECT_EQ(VRAMPOOL_ERR_CAP_SMALLER_THAN_PAGE, (int)got.kind);
-		EXPECT_EQ(EINVAL, got.os_errno);
-		EXPECT_EQ(3U, got.entry);
-		EXPECT_EQ(256ULL, got.page_size);
-		EXPECT_EQ(100ULL, got.max_pool_size);
-		EXPECT_EQ(0ULL, got.max_slice_size);
-		EXPECT_STREQ("`max_pool_size` (100) is smaller than `page_size` (256); the cap can't fit a single page",
-			     message(&got));
-
-		le = (struct drm_vrampool_layout_error){
-			.code = DRM_VRAMPOOL_ERR_POOLS_IN_USE, .entry = NO_ENTRY,
-			.value = { 1 * MIB, 0 },
-		};
-		vrampool_error_from_ioctl(&got, EBUSY, &le);
-		EXPECT_EQ(VRAMPOOL_ERR_POOLS_IN_USE, (int)got.kind);
-		EXPECT_EQ(1 * MIB, got.bytes_in_use);
-		EXPECT_STREQ("the dynamic pools still hold 1048576 bytes of live allocations; free them before installing a layout",
-			     message(&got));
-
-		/* Any int is an errno that matches no code; never undefined behaviour. */
-		le.code = DRM_VRAMPOOL_ERR_ZERO_SIZE;
-		vrampool_error_from_ioctl(&got, INT_MIN, &le);
-		EXPECT_EQ(VRAMPOOL_ERR_OS, (int)got.kind);
-		EXPECT_EQ(INT_MIN, got.os_errno);
-		vrampool_error_from_ioctl(&got, INT_MAX, &le);
-		EXPECT_EQ(VRAMPOOL_ERR_OS, (int)got.kind);
-		le.code = DRM_VRAMPOOL_ERR_POOLS_IN_USE;
-
-		/* The same structured error with the wrong errno: Os, nothing else. */
-		vrampool_error_from_ioctl(&got, EINVAL, &le);
-		EXPECT_EQ(VRAMPOOL_ERR_OS, (int)got.kind);
-		EXPECT_EQ(EINVAL, got.os_errno);
-		EXPECT_EQ(0ULL, got.bytes_in_use);
-		EXPECT_EQ(NO_ENTRY, got.entry);
-	}
-}
-
-/* validate() found the error itself: os_errno 0; a refused list has no pools. */
-TEST(validate_reports_os_errno_zero)
-{
-	struct vrampool_props p = props(256, 128 * MIB, false);
-	struct drm_vrampool_pool_entry e = sliced(0), out[MAX_POOLS];
-	struct vrampool_error err;
-	uint32_t n = 5;
-
-	EXPECT_EQ(-EINVAL, vrampool_layout_validate(&p, 0, &e, 1, out, &n, &err));
-	EXPECT_EQ(0, err.os_errno);
-	EXPECT_EQ(0U, n);
-	/* A NULL error is allowed. */
-	EXPECT_EQ(-EINVAL, vrampool_layout_validate(&p, 0, &e, 1, out, &n, NULL));
-	EXPECT_EQ(-EINVAL, vrampool_layout_validate(&p, 7, NULL, 0, out, &n, NULL));
 }
 
 TEST_HARNESS_MAIN

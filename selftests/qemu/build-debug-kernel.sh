@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build the debug kernel of "make check-debug" from build/linux-source-6.12
-# with the config fragment selftests/vm/debug.config, out of tree, once per
+# with the config fragment selftests/qemu/debug.config, out of tree, once per
 # (fragment, linux-source-6.12 version, compiler, recipe): the build lives in
 #
 #   build/debug-kernel/<key>/obj      the O= tree: bzImage, KDIR for modules
