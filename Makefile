@@ -20,6 +20,10 @@
 #                       "N passed, N failed[, N skipped]" summed over all
 #   make debug-kernel   only build (or find cached) the debug kernel
 #   make demo           boot the VM and show the devices
+#   make bench          boot the Debian VM once and measure (vrampool_bench_test):
+#                       a table of ratios, and build/bench/result.json
+#   make htmldocs       Documentation/ as HTML in build/htmldocs (Sphinx with the
+#                       kernel's kernel-doc extension)
 #   make vm-shell       boot the VM into an interactive shell (Ctrl-a x quits)
 #   make vm-shell-debug the same on the debug kernel
 #   make clean          remove build output (keeps the kernels)
@@ -103,7 +107,7 @@ RUNS_DEBUG    := $(foreach i,$(SHARDS),run-debug-$(i)) run-canary
 .PHONY: all setup module selftests userspace initramfs \
 	check check-host check-debian check-vm demo vm-shell clean distclean \
 	debug-kernel debug-module debug-canary debug-initramfs check-debug vm-shell-debug \
-	host-tests run-host run-debian run-canary debug-shards
+	host-tests run-host run-debian run-canary debug-shards bench htmldocs
 
 all: module selftests userspace
 
@@ -161,6 +165,7 @@ host-tests: setup
 		[ -e "$(CURDIR)/tests/host/$${n}_test.c" ] || rm -f "$$f"; \
 	done
 	@$(MAKE) -s -C tests/cli OUT=$(HOST_OUT) USER_OUT=$(USER_OUT)
+	@$(MAKE) -s -C tests/lint OUT=$(HOST_OUT) KSRC=$(KSRC) KDIR=$(KDIR)
 
 run-host: host-tests
 	@rm -f $(HOST_OUT)/result
@@ -256,6 +261,21 @@ check:
 
 demo: initramfs
 	@$(VM)/run-vm.sh --mode demo --name demo --stream $(VM_OPTS) --timeout 120
+
+# The benchmark's full run in the Debian VM: figures are only compared with
+# each other, within this one boot (see the README).
+BENCH_OUT := $(BUILD)/bench
+bench: initramfs
+	@mkdir -p $(BENCH_OUT)
+	@echo "VM: booting $(KVER) for the benchmark; log: $(VMDIR)/bench.log"
+	@$(VM)/run-vm.sh --mode check --name bench --tests vrampool_bench_test \
+		--timeout $(VM_TIMEOUT) $(if $(VRAMPOOL_ARGS),--args "$(VRAMPOOL_ARGS)") \
+		--append "vrampool.timeout=1800 vrampool.bench=full $(VM_APPEND)" || true
+	@python3 $(VM)/bench-report.py $(VMDIR)/bench.log $(BENCH_OUT)/result.json
+
+htmldocs: setup
+	@sphinx-build -q -b html $(CURDIR)/Documentation $(BUILD)/htmldocs
+	@echo "htmldocs: $(BUILD)/htmldocs/index.html"
 
 vm-shell: initramfs
 	@$(VM)/run-vm.sh --mode shell $(VM_OPTS)

@@ -482,8 +482,8 @@ int main(void)
 	cfg.full = mode && !strcmp(mode, "full");
 	cfg.reps = cfg.full ? 9 : 2;
 	cfg.iters = cfg.full ? 20000 : 200;
-	cfg.slow_iters = cfg.full ? 500 : 20;
-	cfg.install_iters = cfg.full ? 200 : 5;
+	cfg.slow_iters = cfg.full ? 100 : 20;
+	cfg.install_iters = cfg.full ? 50 : 5;
 	/* The smoke run stops ten times lower: the debug kernel runs it too. */
 	cfg.live_orders = cfg.full ? 4 : 3;
 	cfg.close_order = cfg.full ? 4 : 3;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Prepare everything the build and the VM test loop need, idempotently:
-#   - host packages (compiler, QEMU, busybox, kmod, Debian 6.12 headers and source);
+#   - host packages (compiler, QEMU, busybox, kmod, Debian 6.12 headers and source,
+#     and the static checkers: sparse, coccinelle, Sphinx for the docs);
 #   - Debian's unsigned 6.12 kernel image, extracted (not installed) under
 #     build/kernel/<ver>/, with a depmod index for the initramfs builder;
 #   - the linux-source-6.12 tree extracted under build/linux-source-6.12
@@ -22,7 +23,8 @@ APT_MAX_AGE=$((6 * 3600))
 
 BASE_PKGS=(qemu-system-x86 busybox-static cpio kmod xz-utils gcc g++ make libc6-dev
 	   perl bc flex bison libelf-dev libssl-dev python3 linux-libc-dev
-	   linux-source-6.12 rsync)
+	   linux-source-6.12 rsync
+	   sparse coccinelle ocaml-nox python3-sphinx)
 
 export DEBIAN_FRONTEND=noninteractive
 # The kernel-tree makes below are independent of any make that runs us.
