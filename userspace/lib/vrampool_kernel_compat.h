@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The kernel types and helpers that the shared layout code
- * (driver/vrampool_layout.c) uses, for building it in userspace.
+ * (common/vrampool_layout.c) uses, for building it in userspace.
  *
  * Copyright (C) 2026 The vrampool authors
  */
