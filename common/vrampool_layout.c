@@ -350,7 +350,7 @@ int vrampool_layout_resolve(const struct vrampool_layout_props *props,
 EXPORT_SYMBOL_IF_KUNIT(vrampool_layout_resolve);
 
 /**
- * vrampool_dealloc_period_for() - the presets' dealloc period for a size
+ * vrampool_layout_dealloc_period() - the presets' dealloc period for a size
  * @size: the pool's largest allocation, in bytes
  *
  * 5000 allocations, plus 5000 for every GiB of @size rounded to the
@@ -358,7 +358,7 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_layout_resolve);
  *
  * Return: the period, in allocations.
  */
-u64 vrampool_dealloc_period_for(u64 size)
+u64 vrampool_layout_dealloc_period(u64 size)
 {
 	u64 gib = size >> 30;
 
@@ -366,7 +366,7 @@ u64 vrampool_dealloc_period_for(u64 size)
 		gib++;
 	return 5000 * (1 + gib);
 }
-EXPORT_SYMBOL_IF_KUNIT(vrampool_dealloc_period_for);
+EXPORT_SYMBOL_IF_KUNIT(vrampool_layout_dealloc_period);
 
 /* r * r <= @x * 2^61, for r < 2^62: the high part of r * r fits a u64. */
 static bool square_at_most(u64 r, u64 x)
@@ -439,7 +439,7 @@ static u64 exp2_fixed(u64 e)
 }
 
 /**
- * vrampool_exclusive_bucket() - bucket @i of the exclusive-pages preset
+ * vrampool_layout_exclusive_bucket() - bucket @i of the exclusive-pages preset
  * @max_page_size: the largest bucket, m
  * @i: 0 to 23
  *
@@ -452,7 +452,7 @@ static u64 exp2_fixed(u64 e)
  *
  * Return: the bucket size in bytes; 0 when @max_page_size is 0.
  */
-u64 vrampool_exclusive_bucket(u64 max_page_size, u32 i)
+u64 vrampool_layout_exclusive_bucket(u64 max_page_size, u32 i)
 {
 	const u32 last = VRAMPOOL_EXCLUSIVE_PAGES_BUCKETS - 1;
 	const u64 lo = (u64)15 << EXP_FRAC_BITS;	/* log2(32768) */
@@ -476,7 +476,7 @@ u64 vrampool_exclusive_bucket(u64 max_page_size, u32 i)
 	return exp2_fixed(hi_q * i + lo_q * (last - i) +
 			  (hi_r * i + lo_r * (last - i)) / last);
 }
-EXPORT_SYMBOL_IF_KUNIT(vrampool_exclusive_bucket);
+EXPORT_SYMBOL_IF_KUNIT(vrampool_layout_exclusive_bucket);
 
 static void set_exclusive(struct drm_vrampool_pool_entry *e, u64 max_alloc, bool dealloc)
 {
@@ -486,7 +486,7 @@ static void set_exclusive(struct drm_vrampool_pool_entry *e, u64 max_alloc, bool
 	};
 	if (dealloc) {
 		e->flags = DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD;
-		e->dealloc_period = vrampool_dealloc_period_for(max_alloc);
+		e->dealloc_period = vrampool_layout_dealloc_period(max_alloc);
 	}
 }
 
@@ -532,7 +532,7 @@ static int preset_exclusive_pages(const struct vrampool_layout_props *props,
 	u32 i, n = 0;
 
 	for (i = 0; i < VRAMPOOL_EXCLUSIVE_PAGES_BUCKETS; i++) {
-		u64 bucket = vrampool_exclusive_bucket(props->max_page_size, i);
+		u64 bucket = vrampool_layout_exclusive_bucket(props->max_page_size, i);
 
 		if (!align_up(bucket, a, &size))
 			return fail(err, DRM_VRAMPOOL_ERR_SIZE_OVERFLOW, DRM_VRAMPOOL_NO_ENTRY,

@@ -66,7 +66,7 @@ u32 vrampool_layout_default_preset(const struct vrampool_layout_props *props);
 int vrampool_layout_error_errno(u32 code);
 void vrampool_layout_error_set(struct drm_vrampool_layout_error *err, u32 code,
 			       u32 entry, u32 field, u64 v0, u64 v1);
-u64 vrampool_dealloc_period_for(u64 size);
-u64 vrampool_exclusive_bucket(u64 max_page_size, u32 i);
+u64 vrampool_layout_dealloc_period(u64 size);
+u64 vrampool_layout_exclusive_bucket(u64 max_page_size, u32 i);
 
 #endif /* _VRAMPOOL_LAYOUT_H_ */

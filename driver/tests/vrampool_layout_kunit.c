@@ -279,21 +279,21 @@ static void resolved_defaults(struct kunit *test)
 
 static void dealloc_periods(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, vrampool_dealloc_period_for(0), 5000);
-	KUNIT_EXPECT_EQ(test, vrampool_dealloc_period_for((1ULL << 29) - 1), 5000);
-	KUNIT_EXPECT_EQ(test, vrampool_dealloc_period_for(1ULL << 29), 10000);
-	KUNIT_EXPECT_EQ(test, vrampool_dealloc_period_for(20 * GIB), 105000);
-	KUNIT_EXPECT_EQ(test, vrampool_dealloc_period_for(~0ULL), 5000 * (1 + (1ULL << 34)));
+	KUNIT_EXPECT_EQ(test, vrampool_layout_dealloc_period(0), 5000);
+	KUNIT_EXPECT_EQ(test, vrampool_layout_dealloc_period((1ULL << 29) - 1), 5000);
+	KUNIT_EXPECT_EQ(test, vrampool_layout_dealloc_period(1ULL << 29), 10000);
+	KUNIT_EXPECT_EQ(test, vrampool_layout_dealloc_period(20 * GIB), 105000);
+	KUNIT_EXPECT_EQ(test, vrampool_layout_dealloc_period(~0ULL), 5000 * (1 + (1ULL << 34)));
 }
 
 static void bucket_ends(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, vrampool_exclusive_bucket(20 * GIB, 0), 32768);
-	KUNIT_EXPECT_EQ(test, vrampool_exclusive_bucket(20 * GIB, 23), 20 * GIB);
-	KUNIT_EXPECT_EQ(test, vrampool_exclusive_bucket(0, 5), 0);
+	KUNIT_EXPECT_EQ(test, vrampool_layout_exclusive_bucket(20 * GIB, 0), 32768);
+	KUNIT_EXPECT_EQ(test, vrampool_layout_exclusive_bucket(20 * GIB, 23), 20 * GIB);
+	KUNIT_EXPECT_EQ(test, vrampool_layout_exclusive_bucket(0, 5), 0);
 	/* 2^15 * (2^38 / 2^15)^(i/23) is exactly 2^(15+i). */
-	KUNIT_EXPECT_EQ(test, vrampool_exclusive_bucket(1ULL << 38, 11) >> 1, 1ULL << 25);
-	KUNIT_EXPECT_LE(test, vrampool_exclusive_bucket(~0ULL, 22), ~0ULL);
+	KUNIT_EXPECT_EQ(test, vrampool_layout_exclusive_bucket(1ULL << 38, 11) >> 1, 1ULL << 25);
+	KUNIT_EXPECT_LE(test, vrampool_layout_exclusive_bucket(~0ULL, 22), ~0ULL);
 }
 
 static struct kunit_case vrampool_layout_cases[] = {
