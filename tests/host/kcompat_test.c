@@ -3,7 +3,9 @@
  * userspace/lib/kcompat/, the kernel headers the shared code (common/) is
  * built against in userspace: each arithmetic helper against the kernel's
  * definition, evaluated here another way (a 128-bit product by shift and
- * add, a bit scan by a loop), at the edges and on random operands.
+ * add, a bit scan by a loop), at the edges and on random operands. Built
+ * for x86_64 and for i386, where mul_u64_u64_shr() has no 128-bit type to
+ * lean on.
  *
  * Copyright (C) 2026 The vrampool authors
  */
