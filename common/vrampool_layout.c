@@ -446,9 +446,10 @@ static u64 exp2_fixed(u64 e)
  * trunc(32768 * (m / 32768)^(i / 23)) before alignment, evaluated in fixed
  * point to within about 1e-16: the ends are exact (32768 and m), and the
  * buckets between are the exact-math values. A double-precision evaluation
- * (the reference's) agrees after alignment but for values that fall within
- * a few hundredths of an alignment boundary, about once in a million
- * buckets for alignments up to 256; there, this one is the exact one.
+ * (CubeCL's, see "Where vrampool differs from CubeCL" in
+ * Documentation/vrampool.rst) agrees after alignment but for values that
+ * fall within a few hundredths of an alignment boundary, about once in a
+ * million buckets for alignments up to 256; there, this one is the exact one.
  *
  * Return: the bucket size in bytes; 0 when @max_page_size is 0.
  */
