@@ -164,7 +164,7 @@ host-tests: setup
 	@$(MAKE) -C tests/host OUT=$(HOST_OUT) KSFT=$(KSFT)
 	@for f in $(HOST_OUT)/*_test; do \
 		[ -e "$$f" ] || continue; \
-		n=$${f##*/}; n=$${n%_san_test}; n=$${n%_test}; \
+		n=$${f##*/}; n=$${n%_san_test}; n=$${n%_m32_test}; n=$${n%_test}; \
 		[ -e "$(CURDIR)/tests/host/$${n}_test.c" ] || rm -f "$$f"; \
 	done
 	@$(MAKE) -s -C tests/cli OUT=$(HOST_OUT) USER_OUT=$(USER_OUT)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests of the shared layout code, run in kernel context.
+ * KUnit tests of the shared layout code (common/vrampool_layout.c), run in
+ * kernel context.
  *
  * The same rules are tested on the host (tests/host) and through the ioctl
  * (selftests); here they run as the kernel runs them: kernel types, no
@@ -10,6 +11,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/limits.h>
 #include <linux/module.h>
 #include <linux/sizes.h>
 
@@ -185,11 +187,11 @@ static const struct rule_case rule_cases[] = {
 	{ "65535 pages", SLICED(256, FLAG_CAP, 0, 256ULL * 65536 - 1), false, 0 },
 	{ "sliced on exclusive device", SLICED(0, 0, 0, 0), true, -EOPNOTSUPP,
 	  DRM_VRAMPOOL_ERR_SLICED_POOLS_UNAVAILABLE, DRM_VRAMPOOL_FIELD_TYPE },
-	{ "page overflow", SLICED(~0ULL, 0, 0, 0), false, -EOVERFLOW,
-	  DRM_VRAMPOOL_ERR_SIZE_OVERFLOW, DRM_VRAMPOOL_FIELD_PAGE_SIZE, ~0ULL, 256 },
-	{ "exclusive overflow", EXCLUSIVE(~0ULL - 254), false, -EOVERFLOW,
-	  DRM_VRAMPOOL_ERR_SIZE_OVERFLOW, DRM_VRAMPOOL_FIELD_MAX_ALLOC_SIZE, ~0ULL - 254, 256 },
-	{ "exclusive at the top", EXCLUSIVE(~0ULL - 255), false, 0 },
+	{ "page overflow", SLICED(U64_MAX, 0, 0, 0), false, -EOVERFLOW,
+	  DRM_VRAMPOOL_ERR_SIZE_OVERFLOW, DRM_VRAMPOOL_FIELD_PAGE_SIZE, U64_MAX, 256 },
+	{ "exclusive overflow", EXCLUSIVE(U64_MAX - 254), false, -EOVERFLOW,
+	  DRM_VRAMPOOL_ERR_SIZE_OVERFLOW, DRM_VRAMPOOL_FIELD_MAX_ALLOC_SIZE, U64_MAX - 254, 256 },
+	{ "exclusive at the top", EXCLUSIVE(U64_MAX - 255), false, 0 },
 	{ "exclusive zero", EXCLUSIVE(0), false, 0 },
 	{ "unknown type", { .type = 9 }, false, -EINVAL,
 	  DRM_VRAMPOOL_ERR_INVALID_ARGUMENT, DRM_VRAMPOOL_FIELD_TYPE, 9 },
@@ -279,21 +281,21 @@ static void resolved_defaults(struct kunit *test)
 
 static void dealloc_periods(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, vrampool_dealloc_period_for(0), 5000);
-	KUNIT_EXPECT_EQ(test, vrampool_dealloc_period_for((1ULL << 29) - 1), 5000);
-	KUNIT_EXPECT_EQ(test, vrampool_dealloc_period_for(1ULL << 29), 10000);
-	KUNIT_EXPECT_EQ(test, vrampool_dealloc_period_for(20 * GIB), 105000);
-	KUNIT_EXPECT_EQ(test, vrampool_dealloc_period_for(~0ULL), 5000 * (1 + (1ULL << 34)));
+	KUNIT_EXPECT_EQ(test, vrampool_layout_dealloc_period(0), 5000);
+	KUNIT_EXPECT_EQ(test, vrampool_layout_dealloc_period((1ULL << 29) - 1), 5000);
+	KUNIT_EXPECT_EQ(test, vrampool_layout_dealloc_period(1ULL << 29), 10000);
+	KUNIT_EXPECT_EQ(test, vrampool_layout_dealloc_period(20 * GIB), 105000);
+	KUNIT_EXPECT_EQ(test, vrampool_layout_dealloc_period(U64_MAX), 5000 * (1 + (1ULL << 34)));
 }
 
 static void bucket_ends(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, vrampool_exclusive_bucket(20 * GIB, 0), 32768);
-	KUNIT_EXPECT_EQ(test, vrampool_exclusive_bucket(20 * GIB, 23), 20 * GIB);
-	KUNIT_EXPECT_EQ(test, vrampool_exclusive_bucket(0, 5), 0);
+	KUNIT_EXPECT_EQ(test, vrampool_layout_exclusive_bucket(20 * GIB, 0), 32768);
+	KUNIT_EXPECT_EQ(test, vrampool_layout_exclusive_bucket(20 * GIB, 23), 20 * GIB);
+	KUNIT_EXPECT_EQ(test, vrampool_layout_exclusive_bucket(0, 5), 0);
 	/* 2^15 * (2^38 / 2^15)^(i/23) is exactly 2^(15+i). */
-	KUNIT_EXPECT_EQ(test, vrampool_exclusive_bucket(1ULL << 38, 11) >> 1, 1ULL << 25);
-	KUNIT_EXPECT_LE(test, vrampool_exclusive_bucket(~0ULL, 22), ~0ULL);
+	KUNIT_EXPECT_EQ(test, vrampool_layout_exclusive_bucket(1ULL << 38, 11) >> 1, 1ULL << 25);
+	KUNIT_EXPECT_LE(test, vrampool_layout_exclusive_bucket(U64_MAX, 22), U64_MAX);
 }
 
 static struct kunit_case vrampool_layout_cases[] = {

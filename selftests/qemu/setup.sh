@@ -21,7 +21,7 @@ BUILD=${BUILD:-$ROOT/build}
 STAMPS=$BUILD/.stamps
 APT_MAX_AGE=$((6 * 3600))
 
-BASE_PKGS=(qemu-system-x86 busybox-static cpio kmod xz-utils gcc g++ make libc6-dev
+BASE_PKGS=(qemu-system-x86 busybox-static cpio kmod xz-utils gcc gcc-multilib g++ make libc6-dev
 	   perl bc flex bison libelf-dev libssl-dev python3 linux-libc-dev
 	   linux-source-6.12 rsync
 	   sparse coccinelle ocaml-nox python3-sphinx)

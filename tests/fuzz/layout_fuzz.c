@@ -692,7 +692,7 @@ static void check_preset(const struct vrampool_props *p, uint32_t preset, uint8_
 		uint64_t up;
 
 		for (i = 0; i < VRAMPOOL_EXCLUSIVE_PAGES_BUCKETS; i++)
-			over |= !align_wide(vrampool_exclusive_bucket(m, i), a, &up);
+			over |= !align_wide(vrampool_layout_exclusive_bucket(m, i), a, &up);
 		if (ret) {
 			CHECK(over && ret == -EOVERFLOW &&
 			      le.code == DRM_VRAMPOOL_ERR_SIZE_OVERFLOW && le.value[1] == a &&
@@ -740,7 +740,7 @@ static void check_preset(const struct vrampool_props *p, uint32_t preset, uint8_
 				      (uintmax_t)out[i].max_alloc_size);
 		}
 		for (i = 0; m && i < VRAMPOOL_EXCLUSIVE_PAGES_BUCKETS; i++) {
-			uint64_t b = vrampool_exclusive_bucket(m, i);
+			uint64_t b = vrampool_layout_exclusive_bucket(m, i);
 
 			CHECK(m >= 32768 ? b >= 32768 && b <= m : b <= 32768 && b >= m,
 			      "bucket %u is %ju", i, (uintmax_t)b);

@@ -40,8 +40,6 @@
 #define NO_ENTRY	DRM_VRAMPOOL_NO_ENTRY
 #define MAX_POOLS	VRAMPOOL_LAYOUT_MAX_POOLS
 
-typedef unsigned __int128 u128_t;
-
 /* ---- Building inputs ---------------------------------------------------- */
 
 static inline struct vrampool_props props(uint64_t alignment, uint64_t max_page_size, bool excl)
@@ -132,16 +130,18 @@ static inline struct drm_vrampool_pool_entry pool(uint32_t type, uint32_t flags,
 #define R_EXCL(max)		pool(EXCL_T, 0, 0, 0, 0, max, 0, 0)
 #define R_EXCL_D(max, period)	pool(EXCL_T, F_DEALLOC, 0, 0, 0, max, period, 0)
 
-/* Align-up computed wide; *overflow when the result passes 2^64 - 1. */
+/*
+ * Align-up, wrapping; *overflow when the result passes 2^64 - 1. No 128-bit
+ * type: the tests are also built for i386 (-m32).
+ */
 static inline uint64_t wide_align_up(uint64_t x, uint64_t a, bool *overflow)
 {
-	u128_t r;
+	uint64_t r;
 
 	if (!a)
 		a = 1;
-	r = ((u128_t)x + a - 1) / a * a;
-	*overflow = r > U64MAX;
-	return (uint64_t)r;
+	*overflow = __builtin_add_overflow(x, (a - x % a) % a, &r);
+	return r;
 }
 
 /* ---- Checking results --------------------------------------------------- */

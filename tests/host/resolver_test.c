@@ -1142,7 +1142,7 @@ TEST(dealloc_period)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
-		EXPECT_EQ(cases[i][1], vrampool_dealloc_period_for(cases[i][0]))
+		EXPECT_EQ(cases[i][1], vrampool_layout_dealloc_period(cases[i][0]))
 			TH_LOG("size %ju", (uintmax_t)cases[i][0]);
 
 	/* The float formula, where doubles hold x exactly. */
@@ -1155,7 +1155,7 @@ TEST(dealloc_period)
 		x ^= x << 17;
 		size = x >> (11 + i % 40);
 		want = 5000.0 * round(1.0 + (double)size / 1073741824.0);
-		ASSERT_EQ((uint64_t)want, vrampool_dealloc_period_for(size))
+		ASSERT_EQ((uint64_t)want, vrampool_layout_dealloc_period(size))
 			TH_LOG("size %ju", (uintmax_t)size);
 	}
 }
@@ -1185,7 +1185,7 @@ static uint32_t model_sub_slices(uint64_t a, uint64_t m, struct drm_vrampool_poo
 	out[0] = R_EXCL(0);
 	for (k = 0; k < n; k++)
 		out[1 + k] = R_SLICED(pages[n - 1 - k], pages[n - 1 - k] >> (n - k));
-	out[1 + n] = R_EXCL_D(m / a * a, vrampool_dealloc_period_for(m / a * a));
+	out[1 + n] = R_EXCL_D(m / a * a, vrampool_layout_dealloc_period(m / a * a));
 	return n + 2;
 }
 
@@ -1420,8 +1420,8 @@ static uint64_t next_random(uint64_t *s)
 }
 
 /*
- * Bucket by bucket, vrampool_exclusive_bucket() (fixed point) aligned up must
- * equal CubeCL's double evaluation aligned up. The one kind of
+ * Bucket by bucket, vrampool_layout_exclusive_bucket() (fixed point) aligned
+ * up must equal CubeCL's double evaluation aligned up. The one kind of
  * difference allowed: a bucket strictly inside (0 < i < 23) whose exact value
  * lies so close to an alignment boundary that the double evaluation's own
  * rounding error (about 1e-16 relative, up to 0.02 at 2^44) crosses it; the
@@ -1440,7 +1440,7 @@ static int check_buckets(struct __test_metadata *_metadata, uint64_t a, uint64_t
 	for (i = 0; i < 24; i++) {
 		double v;
 		uint64_t ref_b = align_u(float_bucket(m, i, &v), a);
-		uint64_t got = align_u(vrampool_exclusive_bucket(m, i), a);
+		uint64_t got = align_u(vrampool_layout_exclusive_bucket(m, i), a);
 
 		if (got != ref_b) {
 			bool tie = i > 0 && i < 23 && align_u(long_double_bucket(m, i), a) == got &&
@@ -1451,7 +1451,7 @@ static int check_buckets(struct __test_metadata *_metadata, uint64_t a, uint64_t
 				near_ties++;
 				TH_LOG("near tie: m %ju a %ju bucket %u: double %.6f -> %ju, fixed point %ju -> %ju",
 				       (uintmax_t)m, (uintmax_t)a, i, v, (uintmax_t)ref_b,
-				       (uintmax_t)vrampool_exclusive_bucket(m, i), (uintmax_t)got);
+				       (uintmax_t)vrampool_layout_exclusive_bucket(m, i), (uintmax_t)got);
 			} else {
 				EXPECT_EQ(ref_b, got)
 					TH_LOG("m %ju a %ju bucket %u: double %.6f", (uintmax_t)m,
@@ -1538,7 +1538,7 @@ TEST(exclusive_buckets_known_near_ties)
 		double v;
 		uint64_t d = float_bucket(ties[j].m, ties[j].i, &v);
 
-		EXPECT_EQ(ties[j].exact_trunc, vrampool_exclusive_bucket(ties[j].m, ties[j].i));
+		EXPECT_EQ(ties[j].exact_trunc, vrampool_layout_exclusive_bucket(ties[j].m, ties[j].i));
 		TH_LOG("m %ju a %ju bucket %u: fixed point %ju -> %ju, double %.6f -> %ju",
 		       (uintmax_t)ties[j].m, (uintmax_t)ties[j].a, ties[j].i,
 		       (uintmax_t)ties[j].exact_trunc,
@@ -1555,17 +1555,17 @@ TEST(exclusive_bucket_ends_exact)
 	};
 	size_t j;
 
-	EXPECT_EQ(0ULL, vrampool_exclusive_bucket(0, 0));
-	EXPECT_EQ(0ULL, vrampool_exclusive_bucket(0, 23));
+	EXPECT_EQ(0ULL, vrampool_layout_exclusive_bucket(0, 0));
+	EXPECT_EQ(0ULL, vrampool_layout_exclusive_bucket(0, 23));
 	for (j = 0; j < ARRAY_SIZE(ms); j++) {
-		EXPECT_EQ(32768ULL, vrampool_exclusive_bucket(ms[j], 0));
-		EXPECT_EQ(ms[j], vrampool_exclusive_bucket(ms[j], 23));
-		EXPECT_EQ(ms[j], vrampool_exclusive_bucket(ms[j], 24));
-		EXPECT_EQ(ms[j], vrampool_exclusive_bucket(ms[j], UINT32_MAX));
+		EXPECT_EQ(32768ULL, vrampool_layout_exclusive_bucket(ms[j], 0));
+		EXPECT_EQ(ms[j], vrampool_layout_exclusive_bucket(ms[j], 23));
+		EXPECT_EQ(ms[j], vrampool_layout_exclusive_bucket(ms[j], 24));
+		EXPECT_EQ(ms[j], vrampool_layout_exclusive_bucket(ms[j], UINT32_MAX));
 	}
 	/* m = 32768: every bucket. */
 	for (j = 0; j < 24; j++)
-		EXPECT_EQ(32768ULL, vrampool_exclusive_bucket(32768, (uint32_t)j));
+		EXPECT_EQ(32768ULL, vrampool_layout_exclusive_bucket(32768, (uint32_t)j));
 }
 
 TEST_HARNESS_MAIN

@@ -2,30 +2,31 @@
 /*
  * vrampool: pool layouts, resolved against device properties.
  *
- * Shared code: compiled into the kernel module and into libvrampool, so a
- * runtime can check a layout before it ships it and the kernel checks
- * everything it receives with the very same rules. No kernel-only calls.
- *
  * Copyright (C) 2026 The vrampool authors
  */
 
 #ifndef _VRAMPOOL_LAYOUT_H_
 #define _VRAMPOOL_LAYOUT_H_
 
-#ifdef __KERNEL__
-#include <linux/array_size.h>
-#include <linux/build_bug.h>
-#include <linux/errno.h>
-#include <linux/stddef.h>
 #include <linux/types.h>
-#include <linux/export.h>
-#include <kunit/visibility.h>
-#else
-/* userspace/lib/: the kernel types and helpers this file uses */
-#include "vrampool_kernel_compat.h"
-#endif
 
 #include <drm/vrampool_accel.h>
+
+/**
+ * DOC: common/: kernel code that userspace builds too
+ *
+ * The files of common/ are built into vrampool.ko and, unchanged, into
+ * libvrampool and its host, fuzz and selftest builds, so that a runtime can
+ * check a layout offline and get the very answer POOL_INSTALL would give.
+ *
+ * They are ordinary kernel C, for 32-bit and 64-bit kernels alike (u64
+ * division through <linux/math64.h>). They include the uapi headers and
+ * kernel headers for types and pure helpers only (no locks, allocation or
+ * logging: the callers do those), and never a driver header. Each consumer
+ * supplies those kernel headers in its own compat directory; libvrampool's
+ * is userspace/lib/kcompat/, in the spirit of tools/include/. Nothing here
+ * adapts to userspace: no #ifdef __KERNEL__, no compiler builtins.
+ */
 
 /* Most pools a preset expands to (sub-slices on a 2^64-byte page: 33). */
 #define VRAMPOOL_PRESET_MAX_POOLS	40
@@ -65,7 +66,7 @@ u32 vrampool_layout_default_preset(const struct vrampool_layout_props *props);
 int vrampool_layout_error_errno(u32 code);
 void vrampool_layout_error_set(struct drm_vrampool_layout_error *err, u32 code,
 			       u32 entry, u32 field, u64 v0, u64 v1);
-u64 vrampool_dealloc_period_for(u64 size);
-u64 vrampool_exclusive_bucket(u64 max_page_size, u32 i);
+u64 vrampool_layout_dealloc_period(u64 size);
+u64 vrampool_layout_exclusive_bucket(u64 max_page_size, u32 i);
 
 #endif /* _VRAMPOOL_LAYOUT_H_ */

@@ -2,22 +2,32 @@
 /*
  * vrampool: pool layouts, resolved against device properties.
  *
- * Shared by the kernel module and libvrampool (see vrampool_layout.h): it
- * uses nothing but C and the uapi header, never floating point, and checks
- * every size computation for overflow.
+ * Built into the kernel module and into libvrampool (see the DOC: of
+ * vrampool_layout.h): integer arithmetic only, never floating point, and
+ * every size computation checked for overflow.
  *
  * Copyright (C) 2026 The vrampool authors
  */
 
-#include "vrampool_layout.h"
+#include <kunit/visibility.h>
+#include <linux/array_size.h>
+#include <linux/bitops.h>
+#include <linux/bits.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/limits.h>
+#include <linux/math64.h>
+#include <linux/overflow.h>
+#include <linux/stddef.h>
+#include <linux/string.h>
 
-#define VP_U64_MAX	(~(u64)0)
+#include "vrampool_layout.h"
 
 /* Fixed point for the exclusive-pages preset: exponents in Q6.57 ... */
 #define EXP_FRAC_BITS	57
 /* ... mantissas in [1, 2) in Q1.61, so that a square stays below 2^64. */
 #define MANT_FRAC_BITS	61
-#define MANT_ONE	((u64)1 << MANT_FRAC_BITS)
+#define MANT_ONE	BIT_ULL(MANT_FRAC_BITS)
 
 /**
  * vrampool_layout_error_set() - fill in a layout error
@@ -72,18 +82,18 @@ static int fail(struct drm_vrampool_layout_error *err, u32 code, u32 entry,
 	return vrampool_layout_error_errno(code);
 }
 
-/* Rounds @x up to a multiple of @a (>= 1); false if that passes 2^64 - 1. */
+/*
+ * Rounds @x up to a multiple of @a (>= 1, any value: round_up() wants a
+ * power of two); false, @out untouched, if that passes U64_MAX.
+ */
 static bool align_up(u64 x, u64 a, u64 *out)
 {
-	u64 rem = x % a;
+	u64 rem, up;
 
-	if (!rem) {
-		*out = x;
-		return true;
-	}
-	if (x > VP_U64_MAX - (a - rem))
+	div64_u64_rem(x, a, &rem);
+	if (check_add_overflow(x, rem ? a - rem : 0, &up))
 		return false;
-	*out = x + (a - rem);
+	*out = up;
 	return true;
 }
 
@@ -152,7 +162,7 @@ static u64 field_value(const struct drm_vrampool_pool_entry *e, const struct ent
 {
 	u64 v;
 
-	__builtin_memcpy(&v, (const char *)e + f->offset, sizeof(v));
+	memcpy(&v, (const char *)e + f->offset, sizeof(v));
 	return v;
 }
 
@@ -235,7 +245,7 @@ static int resolve_cap(const struct drm_vrampool_pool_entry *e, u32 i, u64 page_
 	if (cap < page_size)
 		return fail(err, DRM_VRAMPOOL_ERR_CAP_SMALLER_THAN_PAGE, i,
 			    DRM_VRAMPOOL_FIELD_MAX_POOL_SIZE, page_size, cap);
-	pages = cap / page_size;
+	pages = div64_u64(cap, page_size);
 	if (pages > VRAMPOOL_MAX_POOL_PAGES)
 		return fail(err, DRM_VRAMPOOL_ERR_TOO_MANY_PAGES, i,
 			    DRM_VRAMPOOL_FIELD_MAX_POOL_SIZE, pages, 0);
@@ -340,7 +350,7 @@ int vrampool_layout_resolve(const struct vrampool_layout_props *props,
 EXPORT_SYMBOL_IF_KUNIT(vrampool_layout_resolve);
 
 /**
- * vrampool_dealloc_period_for() - the presets' dealloc period for a size
+ * vrampool_layout_dealloc_period() - the presets' dealloc period for a size
  * @size: the pool's largest allocation, in bytes
  *
  * 5000 allocations, plus 5000 for every GiB of @size rounded to the
@@ -348,54 +358,60 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_layout_resolve);
  *
  * Return: the period, in allocations.
  */
-u64 vrampool_dealloc_period_for(u64 size)
+u64 vrampool_layout_dealloc_period(u64 size)
 {
 	u64 gib = size >> 30;
 
-	if (size & (1ULL << 29))
+	if (size & BIT_ULL(29))
 		gib++;
 	return 5000 * (1 + gib);
 }
-EXPORT_SYMBOL_IF_KUNIT(vrampool_dealloc_period_for);
+EXPORT_SYMBOL_IF_KUNIT(vrampool_layout_dealloc_period);
 
-static u64 mul_shift(u64 a, u64 b, unsigned int shift)
+/* r * r <= @x * 2^61, for r < 2^62: the high part of r * r fits a u64. */
+static bool square_at_most(u64 r, u64 x)
 {
-	return (u64)(((u128)a * b) >> shift);
+	u64 hi = mul_u64_u64_shr(r, r, MANT_FRAC_BITS);
+
+	return hi < x || (hi == x && !((r * r) & (MANT_ONE - 1)));
 }
 
-/* floor(sqrt(v)) for v < 2^126, digit by digit: shifts and adds only. */
-static u64 isqrt128(u128 v)
+/*
+ * sqrt(@x) for @x in [1, 2] in Q1.61: floor(sqrt(@x * 2^61)), by bisection
+ * between bounds from 1 + d/2 - d^2/8 <= sqrt(1 + d) <= 1 + d/2. The bounds
+ * close in as @x nears 1, which the successive roots of exp2_fixed() do:
+ * about 800 steps for all 57 of them, where bit by bit would take 3500.
+ */
+static u64 sqrt_fixed(u64 x)
 {
-	u128 bit = (u128)1 << 124, root = 0;
+	u64 d = x - MANT_ONE, lo, hi, mid;
 
-	while (bit > v)
-		bit >>= 2;
-	while (bit) {
-		if (v >= root + bit) {
-			v -= root + bit;
-			root = (root >> 1) + bit;
-		} else {
-			root >>= 1;
-		}
-		bit >>= 2;
+	hi = MANT_ONE + d / 2;
+	lo = hi - mul_u64_u64_shr(d, d, 64) - 1;	/* d^2/8 is d * d >> 64 here */
+	while (lo < hi) {
+		mid = lo + (hi - lo + 1) / 2;
+		if (square_at_most(mid, x))
+			lo = mid;
+		else
+			hi = mid - 1;
 	}
-	return (u64)root;
+	return lo;
 }
 
 /* log2(m) for m >= 1, in Q6.57. */
 static u64 log2_fixed(u64 m)
 {
-	unsigned int n = 63 - __builtin_clzll(m);
+	unsigned int n = fls64(m) - 1;
 	u64 y, result = (u64)n << EXP_FRAC_BITS;
 	int bit;
 
 	/* m / 2^n, in [1, 2), as Q1.61. */
 	y = n > MANT_FRAC_BITS ? m >> (n - MANT_FRAC_BITS) : m << (MANT_FRAC_BITS - n);
 	for (bit = EXP_FRAC_BITS - 1; bit >= 0; bit--) {
-		y = mul_shift(y, y, MANT_FRAC_BITS);
+		y = mul_u64_u64_shr(y, y, MANT_FRAC_BITS);
 		if (y >= 2 * MANT_ONE) {
 			y >>= 1;
-			result |= (u64)1 << bit;
+			result |= BIT_ULL(bit);
 		}
 	}
 	return result;
@@ -405,42 +421,44 @@ static u64 log2_fixed(u64 m)
 static u64 exp2_fixed(u64 e)
 {
 	unsigned int n = e >> EXP_FRAC_BITS, k;
-	u64 root = MANT_ONE, mant = MANT_ONE;
+	u64 root, mant = MANT_ONE;
 
 	/* root walks 2^(2^-k) in Q1.61: sqrt(2), 2^(1/4), ... */
-	root = isqrt128((u128)2 * MANT_ONE << MANT_FRAC_BITS);
+	root = sqrt_fixed(2 * MANT_ONE);
 	for (k = 1; k <= EXP_FRAC_BITS; k++) {
-		if (e & ((u64)1 << (EXP_FRAC_BITS - k)))
-			mant = mul_shift(mant, root, MANT_FRAC_BITS);
-		root = isqrt128((u128)root << MANT_FRAC_BITS);
+		if (e & BIT_ULL(EXP_FRAC_BITS - k))
+			mant = mul_u64_u64_shr(mant, root, MANT_FRAC_BITS);
+		root = sqrt_fixed(root);
 	}
 
 	if (n <= MANT_FRAC_BITS)
 		return mant >> (MANT_FRAC_BITS - n);
-	if (mant > (VP_U64_MAX >> (n - MANT_FRAC_BITS)))
-		return VP_U64_MAX;
+	if (mant > (U64_MAX >> (n - MANT_FRAC_BITS)))
+		return U64_MAX;
 	return mant << (n - MANT_FRAC_BITS);
 }
 
 /**
- * vrampool_exclusive_bucket() - bucket @i of the exclusive-pages preset
+ * vrampool_layout_exclusive_bucket() - bucket @i of the exclusive-pages preset
  * @max_page_size: the largest bucket, m
  * @i: 0 to 23
  *
  * trunc(32768 * (m / 32768)^(i / 23)) before alignment, evaluated in fixed
  * point to within about 1e-16: the ends are exact (32768 and m), and the
  * buckets between are the exact-math values. A double-precision evaluation
- * (the reference's) agrees after alignment but for values that fall within
- * a few hundredths of an alignment boundary, about once in a million
- * buckets for alignments up to 256; there, this one is the exact one.
+ * (CubeCL's, see "Where vrampool differs from CubeCL" in
+ * Documentation/vrampool.rst) agrees after alignment but for values that
+ * fall within a few hundredths of an alignment boundary, about once in a
+ * million buckets for alignments up to 256; there, this one is the exact one.
  *
  * Return: the bucket size in bytes; 0 when @max_page_size is 0.
  */
-u64 vrampool_exclusive_bucket(u64 max_page_size, u32 i)
+u64 vrampool_layout_exclusive_bucket(u64 max_page_size, u32 i)
 {
-	const u64 last = VRAMPOOL_EXCLUSIVE_PAGES_BUCKETS - 1;
+	const u32 last = VRAMPOOL_EXCLUSIVE_PAGES_BUCKETS - 1;
 	const u64 lo = (u64)15 << EXP_FRAC_BITS;	/* log2(32768) */
-	u64 hi;
+	u64 hi, hi_q, lo_q;
+	u32 hi_r, lo_r;
 
 	if (!max_page_size)
 		return 0;
@@ -449,12 +467,17 @@ u64 vrampool_exclusive_bucket(u64 max_page_size, u32 i)
 	if (i >= last)
 		return max_page_size;
 
-	/* 2^((lo * (last - i) + hi * i) / last), the division split to fit u64. */
+	/*
+	 * 2^((lo * (last - i) + hi * i) / last), the division split into
+	 * quotients and remainders so that no product passes 2^64.
+	 */
 	hi = log2_fixed(max_page_size);
-	return exp2_fixed(hi / last * i + lo / last * (last - i) +
-			  (hi % last * i + lo % last * (last - i)) / last);
+	hi_q = div_u64_rem(hi, last, &hi_r);
+	lo_q = div_u64_rem(lo, last, &lo_r);
+	return exp2_fixed(hi_q * i + lo_q * (last - i) +
+			  (hi_r * i + lo_r * (last - i)) / last);
 }
-EXPORT_SYMBOL_IF_KUNIT(vrampool_exclusive_bucket);
+EXPORT_SYMBOL_IF_KUNIT(vrampool_layout_exclusive_bucket);
 
 static void set_exclusive(struct drm_vrampool_pool_entry *e, u64 max_alloc, bool dealloc)
 {
@@ -464,7 +487,7 @@ static void set_exclusive(struct drm_vrampool_pool_entry *e, u64 max_alloc, bool
 	};
 	if (dealloc) {
 		e->flags = DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD;
-		e->dealloc_period = vrampool_dealloc_period_for(max_alloc);
+		e->dealloc_period = vrampool_layout_dealloc_period(max_alloc);
 	}
 }
 
@@ -497,7 +520,7 @@ static int preset_sub_slices(const struct vrampool_layout_props *props,
 			.max_slice_size = pages[n - 1 - j] >> (n - j),
 		};
 	}
-	set_exclusive(&out[1 + n], m / a * a, true);
+	set_exclusive(&out[1 + n], div64_u64(m, a) * a, true);
 	*count = n + 2;
 	return 0;
 }
@@ -510,7 +533,7 @@ static int preset_exclusive_pages(const struct vrampool_layout_props *props,
 	u32 i, n = 0;
 
 	for (i = 0; i < VRAMPOOL_EXCLUSIVE_PAGES_BUCKETS; i++) {
-		u64 bucket = vrampool_exclusive_bucket(props->max_page_size, i);
+		u64 bucket = vrampool_layout_exclusive_bucket(props->max_page_size, i);
 
 		if (!align_up(bucket, a, &size))
 			return fail(err, DRM_VRAMPOOL_ERR_SIZE_OVERFLOW, DRM_VRAMPOOL_NO_ENTRY,
