@@ -16,10 +16,45 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+/**
+ * DOC: page indices and page order
+ *
+ * A page's index, which ALLOC reports, is stable for the page's life and
+ * unique among the pool's live pages. Sliced, exclusive and persistent pools
+ * number pages as they make them, 0, 1, 2, ...: a new page takes the index
+ * after the previous new page's, never the freed index of a released page,
+ * so index order is creation order. After 0xfffffffe (0xffffffff is
+ * %DRM_VRAMPOOL_NO_PAGE) numbering starts again from 0, skipping the
+ * indices of live pages. A direct pool's page index is its slot, numbered
+ * as CubeCL numbers slots: a new buffer takes the slot released last, else
+ * a new slot after every other.
+ *
+ * The order a pool visits, reuses and reclaims pages in is CubeCL's, and is
+ * kept apart from the index (&vrampool_pool_page.order), so that a wrapped
+ * numbering does not change it:
+ *
+ * - sliced: first fit visits pages oldest first (&vrampool_pool.by_age);
+ * - exclusive: the free page that fits with the fewest idle checks, the
+ *   oldest on a tie;
+ * - persistent: the oldest free buffer of the size;
+ * - direct: the free buffer of the size in the lowest slot; reclaim and
+ *   cleanup release free buffers in slot order.
+ *
+ * Free single-allocation pages live in &vrampool_pool.free_tree, sorted in
+ * the type's reuse order: a free takes O(log n), a buffer pool finds its
+ * free buffer of a size in O(log n), and an exclusive pool visits free
+ * pages only until the first that fits, as sliced first fit visits pages.
+ * They are also marked %VRAMPOOL_PAGE_FREE in &vrampool_pool.pages, for the
+ * walks in index order that skip the busy pages (direct reclaim).
+ */
+
 #include <linux/slab.h>
 #include <kunit/visibility.h>
 
 #include "vrampool_pool_internal.h"
+
+/* Page indices: every u32 but DRM_VRAMPOOL_NO_PAGE, which ALLOC reserves. */
+#define PAGE_INDEX_LIMIT	XA_LIMIT(0, DRM_VRAMPOOL_NO_PAGE - 1)
 
 static const struct vrampool_pool_ops *const pool_types[] = {
 	[DRM_VRAMPOOL_POOL_EXCLUSIVE] = &vrampool_pool_exclusive_ops,
@@ -58,7 +93,8 @@ struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry 
 	pool->backing = backing;
 	xa_init_flags(&pool->pages, XA_FLAGS_ALLOC);
 	xa_init(&pool->sizes);
-	INIT_LIST_HEAD(&pool->free_pages);
+	INIT_LIST_HEAD(&pool->by_age);
+	pool->free_tree = RB_ROOT_CACHED;
 
 	if (pool->ops->init)
 		pool->ops->init(pool);
@@ -79,14 +115,37 @@ void vrampool_pool_destroy(struct vrampool_pool *pool)
 		vrampool_pool_page_release(ppage);
 	xa_destroy(&pool->pages);
 	xa_destroy(&pool->sizes);
+	kvfree(pool->vacant);
 	kfree(pool);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_destroy);
+
+/*
+ * The next index from where the last new page's left off, skipping the
+ * indices of live pages and wrapping past PAGE_INDEX_LIMIT; the order is
+ * creation order. -ENOSPC if every index is taken.
+ */
+static int page_index_take(struct vrampool_pool_page *ppage)
+{
+	struct vrampool_pool *pool = ppage->pool;
+	int ret;
+
+	ret = xa_alloc_cyclic(&pool->pages, &ppage->index, ppage, PAGE_INDEX_LIMIT,
+			      &pool->next_index, GFP_KERNEL);
+	if (ret < 0)
+		return ret == -EBUSY ? -ENOSPC : ret;
+
+	ppage->order = pool->pages_made;
+	return 0;
+}
 
 /**
  * vrampool_pool_page_new() - make a new, backed page for a pool
  * @pool: the pool
  * @size: its size in bytes
+ *
+ * The page goes last in creation order, and takes its index last, once
+ * nothing else can fail: a failed page leaves the numbering as it was.
  *
  * Return: the page, or an ERR_PTR(): -ENOSPC when the device is full,
  * -ENOMEM, -EINTR.
@@ -104,36 +163,58 @@ struct vrampool_pool_page *vrampool_pool_page_new(struct vrampool_pool *pool, u6
 
 	ppage->pool = pool;
 	ppage->size = size;
-	INIT_LIST_HEAD(&ppage->free_link);
-
-	ret = xa_alloc(&pool->pages, &ppage->index, ppage, xa_limit_32b, GFP_KERNEL);
-	if (ret)
-		goto err_free;
+	RB_CLEAR_NODE(&ppage->free_node);
 
 	if (ops->page_init) {
 		ret = ops->page_init(ppage);
 		if (ret)
-			goto err_erase;
+			goto err_free;
 	}
 
 	ret = pool->backing->back(pool->backing, ppage);
 	if (ret)
 		goto err_page_fini;
 
+	ret = ops->index_take ? ops->index_take(ppage) : page_index_take(ppage);
+	if (ret)
+		goto err_release;
+
+	list_add_tail(&ppage->age_link, &pool->by_age);
+	pool->pages_made++;
 	st->pages++;
 	st->pages_peak = max(st->pages_peak, st->pages);
 	st->reserved += size;
 	st->vram += ppage->vram;
 	return ppage;
 
+err_release:
+	pool->backing->release(pool->backing, ppage);
 err_page_fini:
 	if (ops->page_fini)
 		ops->page_fini(ppage);
-err_erase:
-	xa_erase(&pool->pages, ppage->index);
 err_free:
 	kfree(ppage);
 	return ERR_PTR(ret);
+}
+
+/* Take a page out of the free tree (and its mark), if it is there. */
+static void free_tree_remove(struct vrampool_pool_page *ppage)
+{
+	struct vrampool_pool *pool = ppage->pool;
+
+	if (RB_EMPTY_NODE(&ppage->free_node))
+		return;
+	rb_erase_cached(&ppage->free_node, &pool->free_tree);
+	RB_CLEAR_NODE(&ppage->free_node);
+	xa_clear_mark(&pool->pages, ppage->index, VRAMPOOL_PAGE_FREE);
+}
+
+static bool free_tree_less(struct rb_node *a, const struct rb_node *b)
+{
+	const struct vrampool_pool_page *pa = rb_entry(a, struct vrampool_pool_page, free_node);
+	const struct vrampool_pool_page *pb = rb_entry(b, struct vrampool_pool_page, free_node);
+
+	return pa->pool->ops->free_before(pa, pb);
 }
 
 /**
@@ -145,8 +226,11 @@ void vrampool_pool_page_release(struct vrampool_pool_page *ppage)
 	struct vrampool_pool *pool = ppage->pool;
 	struct vrampool_pool_stats *st = &pool->stats;
 
+	free_tree_remove(ppage);
 	xa_erase(&pool->pages, ppage->index);
-	list_del(&ppage->free_link);
+	list_del(&ppage->age_link);
+	if (pool->ops->index_put)
+		pool->ops->index_put(ppage);
 	if (pool->ops->page_fini)
 		pool->ops->page_fini(ppage);
 
@@ -160,7 +244,7 @@ void vrampool_pool_page_release(struct vrampool_pool_page *ppage)
 
 /**
  * vrampool_pool_page_take() - give a single-allocation page to an allocation
- * @ppage: a free page from &vrampool_pool.free_pages, or a new page
+ * @ppage: a free page from &vrampool_pool.free_tree, or a new page
  * @a: the allocation, its size set
  * @eff: its effective size, at most the page size
  *
@@ -169,7 +253,7 @@ void vrampool_pool_page_release(struct vrampool_pool_page *ppage)
 void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_alloc *a,
 			     u64 eff)
 {
-	list_del_init(&ppage->free_link);
+	free_tree_remove(ppage);
 	ppage->alloc = a;
 	ppage->live = 1;
 	a->ppage = ppage;
@@ -181,53 +265,78 @@ void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_a
  * vrampool_pool_page_put_back() - free the allocation of a single-allocation page
  * @a: the allocation
  *
- * Its page goes back on the free list, which stays in index order: the order
- * reuse and reclaim walk it.
+ * Its page goes into the free tree, at its place in the type's reuse order,
+ * and is marked free in &vrampool_pool.pages.
  */
 void vrampool_pool_page_put_back(struct vrampool_alloc *a)
 {
-	struct vrampool_pool_page *ppage = a->ppage, *pos;
-	struct list_head *free_pages = &ppage->pool->free_pages;
+	struct vrampool_pool_page *ppage = a->ppage;
+	struct vrampool_pool *pool = ppage->pool;
 
 	ppage->alloc = NULL;
 	ppage->live = 0;
-	list_for_each_entry(pos, free_pages, free_link) {
-		if (pos->index > ppage->index) {
-			list_add_tail(&ppage->free_link, &pos->free_link);
-			return;
-		}
-	}
-	list_add_tail(&ppage->free_link, free_pages);
-}
-
-/**
- * vrampool_pool_page_find_free() - the first free single-allocation page of a size
- * @pool: the pool
- * @size: the page size wanted, exactly
- *
- * Return: the free page of @size with the lowest index, or NULL.
- */
-struct vrampool_pool_page *vrampool_pool_page_find_free(struct vrampool_pool *pool, u64 size)
-{
-	struct vrampool_pool_page *ppage;
-
-	list_for_each_entry(ppage, &pool->free_pages, free_link) {
-		if (ppage->size == size)
-			return ppage;
-	}
-	return NULL;
+	rb_add_cached(&ppage->free_node, &pool->free_tree, free_tree_less);
+	xa_set_mark(&pool->pages, ppage->index, VRAMPOOL_PAGE_FREE);
 }
 
 /**
  * vrampool_pool_release_free_pages() - release every free single-allocation page
  * @pool: the pool
+ *
+ * In index order: a direct pool's slot order, the order its released slots
+ * go on &vrampool_pool.vacant in.
  */
 void vrampool_pool_release_free_pages(struct vrampool_pool *pool)
 {
-	struct vrampool_pool_page *ppage, *next;
+	struct vrampool_pool_page *ppage;
+	unsigned long index;
 
-	list_for_each_entry_safe(ppage, next, &pool->free_pages, free_link)
+	xa_for_each_marked(&pool->pages, index, ppage, VRAMPOOL_PAGE_FREE)
 		vrampool_pool_page_release(ppage);
+}
+
+static int buffer_size_cmp(const void *key, const struct rb_node *node)
+{
+	const struct vrampool_pool_page *ppage = rb_entry(node, struct vrampool_pool_page,
+							  free_node);
+	u64 size = *(const u64 *)key;
+
+	if (size != ppage->size)
+		return size < ppage->size ? -1 : 1;
+	return 0;
+}
+
+/**
+ * vrampool_pool_buffer_find_free() - the free buffer of a size reused first
+ * @pool: a direct or persistent pool
+ * @size: the buffer size wanted, exactly
+ *
+ * Return: the free buffer of @size that comes first in the pool's order
+ * (the oldest; in a direct pool the lowest slot), or NULL.
+ */
+struct vrampool_pool_page *vrampool_pool_buffer_find_free(struct vrampool_pool *pool, u64 size)
+{
+	struct rb_node *node = rb_find_first(&size, &pool->free_tree.rb_root, buffer_size_cmp);
+
+	return node ? rb_entry(node, struct vrampool_pool_page, free_node) : NULL;
+}
+
+/**
+ * vrampool_pool_buffer_free_before() - &vrampool_pool_ops.free_before of buffer pools
+ * @a: a free buffer
+ * @b: another free buffer of the same pool
+ *
+ * Free buffers are sorted by size, then by order: each size's buffers are
+ * together, the one to reuse first leading.
+ *
+ * Return: whether @a comes before @b.
+ */
+bool vrampool_pool_buffer_free_before(const struct vrampool_pool_page *a,
+				      const struct vrampool_pool_page *b)
+{
+	if (a->size != b->size)
+		return a->size < b->size;
+	return a->order < b->order;
 }
 
 /**
@@ -252,8 +361,8 @@ bool vrampool_pool_buffer_accepts(const struct vrampool_pool *pool, u64 size)
  * @a: the allocation
  * @full: unused: buffer pools are never capped
  *
- * Places @a in the free buffer of its aligned size with the lowest index,
- * else in a new buffer of that size.
+ * Places @a in the free buffer of its aligned size that comes first in the
+ * pool's order, else in a new buffer of that size.
  *
  * Return: 0 or a negative errno from vrampool_pool_page_new().
  */
@@ -265,7 +374,7 @@ int vrampool_pool_buffer_alloc(struct vrampool_pool *pool, u64 size, struct vram
 
 	vrampool_pool_effective_size(pool, size, &eff);
 
-	ppage = vrampool_pool_page_find_free(pool, eff);
+	ppage = vrampool_pool_buffer_find_free(pool, eff);
 	if (!ppage) {
 		ppage = vrampool_pool_page_new(pool, eff);
 		if (IS_ERR(ppage))

@@ -7,6 +7,7 @@
 #define _VRAMPOOL_POOL_H_
 
 #include <linux/list.h>
+#include <linux/rbtree.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
@@ -38,14 +39,26 @@ struct vrampool_backing {
  *
  * Sliced pools carve a page into slices (@mm). The other types (exclusive,
  * direct and persistent) put one allocation in each page (@alloc) and keep
- * their free pages on &vrampool_pool.free_pages: "single-allocation pages"
+ * their free pages in &vrampool_pool.free_tree: "single-allocation pages"
  * below.
  */
 struct vrampool_pool_page {
 	/** @pool: the pool it belongs to */
 	struct vrampool_pool *pool;
-	/** @index: its index in the pool, stable for its life */
+	/**
+	 * @index: its index in the pool, stable for its life and unique among
+	 * the pool's live pages (DOC: page indices and page order, in
+	 * vrampool_pool.c)
+	 */
 	u32 index;
+	/**
+	 * @order: its rank in the order the pool visits, reuses and reclaims
+	 * its pages: how many pages the pool had made before it (creation
+	 * order, oldest first); in a direct pool its slot, @index
+	 */
+	u64 order;
+	/** @age_link: its place on &vrampool_pool.by_age */
+	struct list_head age_link;
 	/**
 	 * @free_count: exclusive pools only: the page's idle count. A new page
 	 * starts at 4; each reuse takes one off (not below 0), each periodic
@@ -67,10 +80,10 @@ struct vrampool_pool_page {
 	/** @alloc: single-allocation pages: the allocation it holds, NULL while free */
 	struct vrampool_alloc *alloc;
 	/**
-	 * @free_link: single-allocation pages: its place on
-	 * &vrampool_pool.free_pages while free, else empty
+	 * @free_node: single-allocation pages: its place in
+	 * &vrampool_pool.free_tree while free, else cleared (RB_EMPTY_NODE())
 	 */
-	struct list_head free_link;
+	struct rb_node free_node;
 };
 
 /**
@@ -139,10 +152,34 @@ struct vrampool_pool {
 	u64 alignment;
 	/** @backing: where pages get memory */
 	const struct vrampool_backing *backing;
-	/** @pages: the pages, by index */
+	/**
+	 * @pages: the pages, by index; the free single-allocation pages are
+	 * marked %VRAMPOOL_PAGE_FREE
+	 */
 	struct xarray pages;
-	/** @free_pages: the free single-allocation pages, in index order */
-	struct list_head free_pages;
+	/** @by_age: every page, oldest first: the order sliced first fit visits */
+	struct list_head by_age;
+	/** @pages_made: pages made since the pool was created */
+	u64 pages_made;
+	/**
+	 * @next_index: where the search for a new page's index starts; direct
+	 * pools: the slots made so far (the next new slot)
+	 */
+	u32 next_index;
+	/**
+	 * @free_tree: the free single-allocation pages, in the order the type
+	 * reuses them (&vrampool_pool_ops.free_before)
+	 */
+	struct rb_root_cached free_tree;
+	/**
+	 * @vacant: direct pools only: the slots of released buffers, the most
+	 * recently released last; a new buffer takes the last one
+	 */
+	u32 *vacant;
+	/** @vacant_count: direct pools only: slots in @vacant */
+	u32 vacant_count;
+	/** @vacant_size: direct pools only: room in @vacant, at least @next_index */
+	u32 vacant_size;
 	/**
 	 * @avg: exclusive pools only: the running average request size in
 	 * bytes, fixed point with 16 fractional bits

@@ -2,16 +2,91 @@
 /*
  * vrampool: direct pools.
  *
- * One buffer (page) of the aligned size per allocation. A free buffer is
- * reused only by a request of the very same aligned size, the lowest index
- * first. A direct pool with reclaim_at releases free buffers, lowest index
- * first, before it grows past that watermark (the allocation goes ahead even
- * if it still ends above it). An explicit cleanup releases every free buffer.
+ * One buffer (page) of the aligned size per allocation. Buffers sit in
+ * slots, numbered as CubeCL numbers them: a new buffer takes the slot
+ * released last, else a new slot after every other; the slot is the page
+ * index. A free buffer is reused only by a request of the very same aligned
+ * size, the lowest slot first. A direct pool with reclaim_at releases free
+ * buffers, in slot order, before it grows past that watermark (the
+ * allocation goes ahead even if it still ends above it). An explicit
+ * cleanup releases every free buffer, in slot order too.
  *
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/slab.h>
+
 #include "vrampool_pool_internal.h"
+
+/* The first room of the vacant stack, in slots. */
+#define VACANT_MIN_SIZE		16u
+
+/*
+ * Room on the vacant stack for every slot made, the next new one included:
+ * releasing a buffer, which cannot fail, then always has room to push.
+ */
+static int vacant_grow(struct vrampool_pool *pool)
+{
+	u32 *vacant;
+	u32 size;
+
+	if (pool->next_index < pool->vacant_size)
+		return 0;
+	if (pool->next_index == DRM_VRAMPOOL_NO_PAGE)
+		return -ENOSPC;		/* every slot a page index can name is live */
+
+	if (!pool->vacant_size)
+		size = VACANT_MIN_SIZE;
+	else if (pool->vacant_size > DRM_VRAMPOOL_NO_PAGE / 2)
+		size = DRM_VRAMPOOL_NO_PAGE;
+	else
+		size = pool->vacant_size * 2;
+	vacant = kvrealloc(pool->vacant, array_size(size, sizeof(*vacant)), GFP_KERNEL);
+	if (!vacant)
+		return -ENOMEM;
+
+	pool->vacant = vacant;
+	pool->vacant_size = size;
+	return 0;
+}
+
+/* The slot released last, else a new one; committed once the page is stored. */
+static int direct_index_take(struct vrampool_pool_page *ppage)
+{
+	struct vrampool_pool *pool = ppage->pool;
+	bool reuse = pool->vacant_count;
+	u32 slot;
+	int ret;
+
+	if (reuse) {
+		slot = pool->vacant[pool->vacant_count - 1];
+	} else {
+		ret = vacant_grow(pool);
+		if (ret)
+			return ret;
+		slot = pool->next_index;
+	}
+
+	ret = xa_insert(&pool->pages, slot, ppage, GFP_KERNEL);
+	if (ret)
+		return ret;
+
+	if (reuse)
+		pool->vacant_count--;
+	else
+		pool->next_index++;
+	ppage->index = slot;
+	ppage->order = slot;
+	return 0;
+}
+
+static void direct_index_put(struct vrampool_pool_page *ppage)
+{
+	struct vrampool_pool *pool = ppage->pool;
+
+	/* The slot is not on the stack yet, and every other one fits. */
+	pool->vacant[pool->vacant_count++] = ppage->index;
+}
 
 static bool above_watermark(const struct vrampool_pool *pool, u64 eff)
 {
@@ -21,12 +96,13 @@ static bool above_watermark(const struct vrampool_pool *pool, u64 eff)
 	       total > pool->config.reclaim_at;
 }
 
-/* Release free buffers, lowest index first, until @eff fits the watermark. */
+/* Release free buffers, in slot order, until @eff fits the watermark. */
 static void direct_reclaim(struct vrampool_pool *pool, u64 eff)
 {
-	struct vrampool_pool_page *ppage, *next;
+	struct vrampool_pool_page *ppage;
+	unsigned long index;
 
-	list_for_each_entry_safe(ppage, next, &pool->free_pages, free_link) {
+	xa_for_each_marked(&pool->pages, index, ppage, VRAMPOOL_PAGE_FREE) {
 		if (!above_watermark(pool, eff))
 			return;
 		vrampool_pool_page_release(ppage);
@@ -48,7 +124,7 @@ static int direct_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 	vrampool_pool_effective_size(pool, size, &eff);
 
 	if ((pool->config.flags & DRM_VRAMPOOL_ENTRY_RECLAIM_AT) &&
-	    !vrampool_pool_page_find_free(pool, eff))
+	    !vrampool_pool_buffer_find_free(pool, eff))
 		direct_reclaim(pool, eff);
 	return vrampool_pool_buffer_alloc(pool, size, a, full);
 }
@@ -58,4 +134,7 @@ const struct vrampool_pool_ops vrampool_pool_direct_ops = {
 	.alloc = direct_alloc,
 	.free = vrampool_pool_page_put_back,
 	.cleanup = vrampool_pool_buffer_cleanup,
+	.index_take = direct_index_take,
+	.index_put = direct_index_put,
+	.free_before = vrampool_pool_buffer_free_before,
 };

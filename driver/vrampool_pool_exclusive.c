@@ -4,7 +4,8 @@
  *
  * One allocation per page. A new page is sized max(running average, size),
  * so that pages fit the requests that usually come; a free page is reused by
- * any request it fits. Free pages age by idle checks, every
+ * any request it fits, the one with the fewest idle checks first and the
+ * oldest of those (CubeCL's order). Free pages age by idle checks, every
  * dealloc_period / IDLE_CHECKS_PER_PERIOD allocations of the client, and a
  * page that reaches IDLE_CHECKS_TO_RELEASE is released; each reuse makes a
  * page younger.
@@ -57,38 +58,49 @@ static void exclusive_average(struct vrampool_pool *pool, u64 size)
 }
 
 /*
- * Reuses the free page that fits with the lowest idle count (the lowest
- * index on a tie); else makes a page of max(running average, size).
+ * Free pages are sorted by idle count, then by age: the first that fits is
+ * the one with the fewest idle checks, the oldest on a tie. An idle check
+ * adds one to every free page, which keeps them in order.
+ */
+static bool exclusive_free_before(const struct vrampool_pool_page *a,
+				  const struct vrampool_pool_page *b)
+{
+	if (a->free_count != b->free_count)
+		return a->free_count < b->free_count;
+	return a->order < b->order;
+}
+
+/*
+ * Reuses the first free page in that order that fits, else makes a page of
+ * max(running average, size).
  */
 static int exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 			   bool *full)
 {
-	struct vrampool_pool_page *ppage, *best = NULL;
+	struct vrampool_pool_page *ppage;
 	u64 eff, page_size;
 
 	exclusive_average(pool, size);
 	/* Accepted sizes are at most max_alloc_size, which is aligned. */
 	vrampool_pool_effective_size(pool, size, &eff);
 
-	list_for_each_entry(ppage, &pool->free_pages, free_link) {
-		if (ppage->size >= size && (!best || ppage->free_count < best->free_count))
-			best = ppage;
+	ppage = vrampool_pool_first_free(pool);
+	while (ppage && ppage->size < size)
+		ppage = vrampool_pool_next_free(ppage);
+
+	if (ppage) {
+		vrampool_pool_page_take(ppage, a, eff);
+		if (ppage->free_count)
+			ppage->free_count--;
+		return 0;
 	}
 
-	if (best) {
-		if (best->free_count)
-			best->free_count--;
-		ppage = best;
-	} else {
-		/* Both are at most max_alloc_size, which is aligned. */
-		vrampool_pool_effective_size(pool, max(pool->avg >> AVG_FRAC_BITS, size),
-					     &page_size);
-		ppage = vrampool_pool_page_new(pool, page_size);
-		if (IS_ERR(ppage))
-			return PTR_ERR(ppage);
-		ppage->free_count = NEW_PAGE_IDLE_COUNT;
-	}
-
+	/* Both are at most max_alloc_size, which is aligned. */
+	vrampool_pool_effective_size(pool, max(pool->avg >> AVG_FRAC_BITS, size), &page_size);
+	ppage = vrampool_pool_page_new(pool, page_size);
+	if (IS_ERR(ppage))
+		return PTR_ERR(ppage);
+	ppage->free_count = NEW_PAGE_IDLE_COUNT;
 	vrampool_pool_page_take(ppage, a, eff);
 	return 0;
 }
@@ -113,7 +125,8 @@ static void exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 all
 	}
 	pool->last_check = alloc_nr;
 
-	list_for_each_entry_safe(ppage, next, &pool->free_pages, free_link) {
+	for (ppage = vrampool_pool_first_free(pool); ppage; ppage = next) {
+		next = vrampool_pool_next_free(ppage);
 		ppage->free_count++;
 		if (explicit || ppage->free_count >= IDLE_CHECKS_TO_RELEASE)
 			vrampool_pool_page_release(ppage);
@@ -126,4 +139,5 @@ const struct vrampool_pool_ops vrampool_pool_exclusive_ops = {
 	.alloc = exclusive_alloc,
 	.free = vrampool_pool_page_put_back,
 	.cleanup = exclusive_cleanup,
+	.free_before = exclusive_free_before,
 };

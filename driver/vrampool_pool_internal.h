@@ -54,7 +54,54 @@ struct vrampool_pool_ops {
 	 * or its backing failed
 	 */
 	void (*page_fini)(struct vrampool_pool_page *ppage);
+	/**
+	 * @index_take: optional: give a new, backed page its index and order
+	 * and store it in &vrampool_pool.pages: 0, or a negative errno with
+	 * nothing changed. NULL: the next index (vrampool_pool.c's rule) and
+	 * creation order.
+	 */
+	int (*index_take)(struct vrampool_pool_page *ppage);
+	/**
+	 * @index_put: optional: the index of a page being released, already
+	 * erased from &vrampool_pool.pages, is free again
+	 */
+	void (*index_put)(struct vrampool_pool_page *ppage);
+	/**
+	 * @free_before: single-allocation types: whether free page @a is
+	 * reused before free page @b (the order of &vrampool_pool.free_tree)
+	 */
+	bool (*free_before)(const struct vrampool_pool_page *a, const struct vrampool_pool_page *b);
 };
+
+/* The mark of the free single-allocation pages in &vrampool_pool.pages. */
+#define VRAMPOOL_PAGE_FREE	XA_MARK_1
+
+/**
+ * vrampool_pool_first_free() - the free single-allocation page reused first
+ * @pool: the pool
+ *
+ * Return: the first page of &vrampool_pool.free_tree, or NULL; walk on with
+ * vrampool_pool_next_free().
+ */
+static inline struct vrampool_pool_page *vrampool_pool_first_free(struct vrampool_pool *pool)
+{
+	struct rb_node *node = rb_first_cached(&pool->free_tree);
+
+	return node ? rb_entry(node, struct vrampool_pool_page, free_node) : NULL;
+}
+
+/**
+ * vrampool_pool_next_free() - the free page reused after another
+ * @ppage: a free single-allocation page
+ *
+ * Return: the page after @ppage in &vrampool_pool.free_tree, or NULL.
+ */
+static inline struct vrampool_pool_page *vrampool_pool_next_free(struct vrampool_pool_page *ppage)
+{
+	struct rb_node *node = rb_next(&ppage->free_node);
+
+	return node ? rb_entry(node, struct vrampool_pool_page, free_node) : NULL;
+}
 
 extern const struct vrampool_pool_ops vrampool_pool_sliced_ops;
 extern const struct vrampool_pool_ops vrampool_pool_exclusive_ops;
@@ -87,10 +134,12 @@ void vrampool_pool_page_release(struct vrampool_pool_page *ppage);
 void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_alloc *a,
 			     u64 eff);
 void vrampool_pool_page_put_back(struct vrampool_alloc *a);
-struct vrampool_pool_page *vrampool_pool_page_find_free(struct vrampool_pool *pool, u64 size);
 void vrampool_pool_release_free_pages(struct vrampool_pool *pool);
 
 /* Buffer pools: the direct pools and the persistent pool. */
+struct vrampool_pool_page *vrampool_pool_buffer_find_free(struct vrampool_pool *pool, u64 size);
+bool vrampool_pool_buffer_free_before(const struct vrampool_pool_page *a,
+				      const struct vrampool_pool_page *b);
 bool vrampool_pool_buffer_accepts(const struct vrampool_pool *pool, u64 size);
 int vrampool_pool_buffer_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 			       bool *full);

@@ -4,7 +4,7 @@
  *
  * One buffer (page) of the aligned size per allocation, in exact-size
  * buckets: a free buffer is reused only by a request of the very same
- * aligned size, the lowest index first. Only an explicit cleanup releases
+ * aligned size, the oldest first. Only an explicit cleanup releases
  * free buffers. The pool counts its buffers of each size, free or not, so
  * that a client in size-match mode can ask whether a size has a bucket.
  *
@@ -60,4 +60,5 @@ const struct vrampool_pool_ops vrampool_pool_persistent_ops = {
 	.cleanup = vrampool_pool_buffer_cleanup,
 	.page_init = persistent_page_init,
 	.page_fini = persistent_page_fini,
+	.free_before = vrampool_pool_buffer_free_before,
 };

@@ -2,8 +2,10 @@
 /*
  * vrampool: sliced pools.
  *
- * Pages of page_size bytes, carved into slices: first fit, pages in index
- * order and slices in offset order. Each page's free space is a drm_mm, so
+ * Pages of page_size bytes, carved into slices: first fit, pages oldest
+ * first (as CubeCL visits them: a cleanup keeps the survivors' order and a
+ * new page goes last) and slices in offset order. Each page's free space is
+ * a drm_mm, so
  * a slice is split from the lowest hole that fits and merges with its free
  * neighbours when freed; padding stays part of the slice, so a page whose
  * slices are all free is whole again and an explicit cleanup releases it.
@@ -65,14 +67,13 @@ static bool sliced_insert(struct vrampool_pool_page *ppage, u64 eff, struct vram
 }
 
 /*
- * A zero-size request takes no space and no page. Otherwise the first page
+ * A zero-size request takes no space and no page. Otherwise the oldest page
  * with a hole that fits, else a new page unless the pool is capped and full.
  */
 static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 			bool *full)
 {
 	struct vrampool_pool_page *ppage;
-	unsigned long index;
 	u64 eff;
 
 	/* Accepted sizes are at most the page size, a multiple of the alignment. */
@@ -81,7 +82,7 @@ static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 	if (!eff)
 		return 0;
 
-	xa_for_each(&pool->pages, index, ppage) {
+	list_for_each_entry(ppage, &pool->by_age, age_link) {
 		if (sliced_insert(ppage, eff, a))
 			return 0;
 	}
@@ -111,13 +112,12 @@ static void sliced_free(struct vrampool_alloc *a)
 /* Sliced pools keep their pages until an explicit cleanup. */
 static void sliced_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr)
 {
-	struct vrampool_pool_page *ppage;
-	unsigned long index;
+	struct vrampool_pool_page *ppage, *next;
 
 	if (!explicit)
 		return;
 
-	xa_for_each(&pool->pages, index, ppage) {
+	list_for_each_entry_safe(ppage, next, &pool->by_age, age_link) {
 		if (!ppage->live)
 			vrampool_pool_page_release(ppage);
 	}

@@ -256,8 +256,9 @@ TEST_F(pools, sliced_padding_is_counted_and_never_lost)
 }
 
 /*
- * An explicit cleanup releases only wholly free sliced pages, and a
- * released page index is used again for the next page.
+ * An explicit cleanup releases only wholly free sliced pages; the next page
+ * takes the next index, 3, not the freed 0 or 2: indices follow creation
+ * order, the order first fit visits pages in.
  */
 TEST_F(pools, sliced_cleanup_releases_only_free_pages)
 {
@@ -280,7 +281,7 @@ TEST_F(pools, sliced_cleanup_releases_only_free_pages)
 	EXPECT_EQ(self->vram_start + VP_CPU_PAGE, vp_vram_in_use(self->fd));
 
 	VP_ALLOC_OK(self->fd, 1024, 0, &d, "a new page");
-	EXPECT_EQ(0u, d.page) TH_LOG("the lowest free page index is used again");
+	EXPECT_EQ(3u, d.page) TH_LOG("the next index, not a freed one");
 	VP_EXPECT_PAGES(self->fd, 0, "after the new page", 2, 2048);
 }
 
@@ -373,6 +374,7 @@ static void free_buffers(struct __test_metadata *_metadata, int fd, const uint64
  * reclaim_at 7 MiB, free buffers of 1, 2 and 3 MiB (6 MiB reserved): a
  * 4 MiB request would reach 10 MiB, so free buffers go, lowest index
  * first, until it fits: 1 MiB (9), 2 MiB (7 <= 7). 3 buffers -> 2, 7 MiB.
+ * The new buffer takes the slot released last, 1 (as CubeCL's slots).
  */
 TEST_F(pools, direct_reclaim_at_releases_free_buffers)
 {
@@ -395,7 +397,7 @@ TEST_F(pools, direct_reclaim_at_releases_free_buffers)
 	VP_ALLOC_OK(self->fd, 3 * MiB, 0, &b, "3 MiB");
 	VP_EXPECT_PAGES(self->fd, 0, "3 MiB reused", 2, 7 * MiB);
 	EXPECT_EQ(2u, b.page) TH_LOG("the 3 MiB buffer was the third, index 2");
-	EXPECT_EQ(0u, a.page) TH_LOG("the 4 MiB buffer takes the lowest free index");
+	EXPECT_EQ(1u, a.page) TH_LOG("the 4 MiB buffer takes the slot released last");
 }
 
 /* The ceiling is a watermark, not a budget: the allocation goes ahead. */

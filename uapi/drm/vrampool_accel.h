@@ -504,6 +504,19 @@ struct drm_vrampool_pool_query {
  * -EINVAL); the allocation starts @offset bytes in. A mapping keeps its
  * page alive until munmap(), even after the allocation is freed.
  *
+ * A page index names the page in its pool for the page's whole life, and
+ * no two live pages of a pool share one. Sliced, exclusive and persistent
+ * pools number their pages in the order they make them, 0, 1, 2, ...: a new
+ * page takes the index after the previous new page's, never the index of
+ * a page released in between; after 0xfffffffe (0xffffffff is
+ * %DRM_VRAMPOOL_NO_PAGE) the numbering starts again at 0, skipping the
+ * indices live pages hold. A direct pool's page index is its slot, which
+ * CubeCL calls the slice index: a new buffer takes the slot of the buffer
+ * released last, else a new slot after all the others. Where an allocation
+ * lands does not depend on the numbering: pools visit, reuse and release
+ * their pages in CubeCL's order, older pages first (direct pools: lower
+ * slots first), which is index order until the numbering wraps.
+ *
  * %DRM_IOCTL_VRAMPOOL_FREE returns an allocation to its pool;
  * %DRM_IOCTL_VRAMPOOL_CLEANUP returns every wholly free page (and free
  * direct and persistent buffer) of the client to the device. Closing the
@@ -564,7 +577,10 @@ struct drm_vrampool_alloc {
 	/** @pool: [out] index of the serving pool, 255 for the persistent pool */
 	__u32 pool;
 
-	/** @page: [out] index of the page in its pool, or %DRM_VRAMPOOL_NO_PAGE */
+	/**
+	 * @page: [out] index of the page in its pool (stable while the page
+	 * lives; see "allocations"), or %DRM_VRAMPOOL_NO_PAGE
+	 */
 	__u32 page;
 
 	/** @offset: [out] offset of the allocation in its page */
