@@ -121,6 +121,8 @@ void json_string(struct json *j, const char *key, const char *v);
 void json_u64(struct json *j, const char *key, uint64_t v);
 void json_bool(struct json *j, const char *key, bool v);
 void json_null(struct json *j, const char *key);
+/* A decimal with four digits after the point; null when not finite. */
+void json_double(struct json *j, const char *key, double v);
 /* Ends the document with a newline. */
 void json_finish(struct json *j);
 
