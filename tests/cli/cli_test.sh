@@ -4,7 +4,8 @@
 # vrampoolctl on the host, without a device: validate (presets of both
 # reference devices, every documented error with its exact message, JSON
 # parsed with python3's json module), sizes and pool specs, usage errors,
-# exit codes, and the commands that need a device refusing with exit 3.
+# exit codes, and the commands that need a device refusing with exit 3;
+# replay's checks of its arguments and traces, made before any device.
 # The commands that drive a device are tested in the VM
 # (selftests/vrampool_cli_test.sh).
 #
@@ -145,7 +146,7 @@ tests_help() {
 	out_empty
 	end
 
-	for c in info validate install run stat map watch; do
+	for c in info validate install run replay stat map watch; do
 		t "$c --help: exit 0"
 		vp "$c" --help
 		rc_is 0
@@ -732,6 +733,101 @@ tests_nodev() {
 	fi
 }
 
+# replay_err LINE MESSAGE: replay of $TMP/t (made by the caller) fails with
+# exit 2 before any device is opened, naming LINE
+replay_err() {
+	vp replay --device /dev/null "$TMP/t"
+	rc_is 2
+	err_line "vrampoolctl: replay: line $1: $2"
+	out_empty
+}
+
+tests_replay() {
+	t "replay: comments, blank lines, units, IDs allocated again once freed"
+	printf '# a trace\n\nalloc a 1KiB # a comment\nalloc B.2-x_y 0 persistent\n\tfree a\nalloc a 1.5MiB\nfree B.2-x_y\n' > "$TMP/t"
+	vp replay --device /dev/null "$TMP/t" sub-slices
+	rc_is 3
+	vp_in "$TMP/t" replay --device /dev/null -
+	rc_is 3
+	end
+
+	t "replay: trace errors name their line, exit 2"
+	printf 'alloc a 1\nfrob a\n' > "$TMP/t"
+	replay_err 2 "unknown operation 'frob' (alloc or free)"
+	printf 'alloc a\n' > "$TMP/t"
+	replay_err 1 "usage: alloc ID SIZE [persistent]"
+	printf 'alloc a 1 persistent extra\n' > "$TMP/t"
+	replay_err 1 "usage: alloc ID SIZE [persistent]"
+	printf 'alloc a 1\nfree\n' > "$TMP/t"
+	replay_err 2 "usage: free ID"
+	printf 'alloc a 1\nfree a a\n' > "$TMP/t"
+	replay_err 2 "usage: free ID"
+	printf 'alloc a/b 1\n' > "$TMP/t"
+	replay_err 1 "'a/b' is not an ID (letters, digits, _ - .; at most 63)"
+	printf 'alloc %s 1\n' "$(printf 'x%.0s' $(seq 64))" > "$TMP/t"
+	replay_err 1 "'$(printf 'x%.0s' $(seq 64))' is not an ID (letters, digits, _ - .; at most 63)"
+	printf 'alloc a 12abc\n' > "$TMP/t"
+	replay_err 1 "alloc: '12abc': unknown unit 'abc' (use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB)"
+	printf 'alloc a -1\n' > "$TMP/t"
+	replay_err 1 "alloc: '-1' is not a size (a number, then an optional unit: B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)"
+	printf 'alloc a 1 Persistent\n' > "$TMP/t"
+	replay_err 1 "alloc: 'Persistent': only 'persistent' may follow the size"
+	printf 'alloc a 1\nalloc b 2\nalloc a 3\n' > "$TMP/t"
+	replay_err 3 "'a' is still allocated (line 1): free it first"
+	printf 'alloc a 1\nfree b\n' > "$TMP/t"
+	replay_err 2 "'b' is not allocated by an earlier line"
+	printf 'alloc a 1\nfree a\n# again\nfree a\n' > "$TMP/t"
+	replay_err 4 "'a' is already freed (line 2)"
+	end
+
+	t "replay: a trace with no operation: exit 2"
+	printf '# nothing\n\n' > "$TMP/t"
+	vp replay --device /dev/null "$TMP/t"
+	rc_is 2
+	err_line "vrampoolctl: replay: $TMP/t: no operation (alloc or free) in the trace"
+	end
+
+	t "replay: arguments: exit 2 before any device"
+	printf 'alloc a 1\n' > "$TMP/t"
+	vp replay
+	rc_is 2
+	err_line "vrampoolctl: replay: no trace given (a file, or - for standard input)"
+	vp replay --device /dev/null "$TMP/does-not-exist"
+	rc_is 2
+	err_line "vrampoolctl: replay: $TMP/does-not-exist: No such file or directory"
+	vp replay --device /dev/null "$TMP/t" sliced:page=1QiB
+	rc_is 2
+	err_line "vrampoolctl: replay: 'sliced:page=1QiB': page: '1QiB': unknown unit 'QiB' (use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB)"
+	vp replay --device /dev/null "$TMP/t" sub-slices direct
+	rc_is 2
+	err_line "vrampoolctl: replay: the preset 'sub-slices' comes alone, without pool specs"
+	vp replay --bogus "$TMP/t"
+	rc_is 2
+	err_line "vrampoolctl: replay: unknown option '--bogus'"
+	vp replay "$TMP/t" --device
+	rc_is 2
+	err_line "vrampoolctl: replay: --device needs a value"
+	end
+
+	t "replay --device of a missing node, a layout on /dev/null: exit 3"
+	printf 'alloc a 1\n' > "$TMP/t"
+	vp replay --device /dev/accel/accel250 "$TMP/t"
+	rc_is 3
+	err_line "vrampoolctl: /dev/accel/accel250: No such file or directory"
+	vp replay --json --device=/dev/null "$TMP/t" direct exclusive:max=1MiB
+	rc_is 3
+	err_line "vrampoolctl: /dev/null: not a vrampool device"
+	end
+
+	if [ -z "$HAVE_DEVICE" ]; then
+		t "no vrampool device: replay exits 3"
+		vp replay "$TMP/t"
+		rc_is 3
+		err_line "vrampoolctl: no vrampool device found"
+		end
+	fi
+}
+
 tests_man() {
 	[ -n "$HAVE_GROFF" ] || return 0
 	t "vrampoolctl.1: groff renders it without a warning"
@@ -760,6 +856,7 @@ all_tests() {
 	tests_usage
 	tests_scripts
 	tests_nodev
+	tests_replay
 	tests_man
 }
 

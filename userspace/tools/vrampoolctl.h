@@ -199,6 +199,34 @@ int stat_all(const char *path, bool json);
 
 /* ---- Commands ----------------------------------------------------------- */
 
+/* Longest name of an allocation in a `run` script or a trace. */
+#define NAME_MAX_LEN	63
+
+/**
+ * valid_name() - @w is a name for an allocation (script.c): 1 to
+ * NAME_MAX_LEN letters, digits, '_', '-' or '.'
+ */
+bool valid_name(const char *w);
+
+/**
+ * take_option() - the word at argv[*i] as an option and its value (replay.c)
+ * @argc: number of words
+ * @argv: the words; argv[0] names the command in messages
+ * @i: the word; moved past the value when it is the next word
+ * @valued: the options that take a value ("--name VALUE", "--name=VALUE",
+ *          "-o VALUE"), NULL-terminated
+ * @opt: the option's name ("--vram"), or the word itself when it is no option
+ * @len: size of @opt
+ * @val: the value, or NULL
+ *
+ * Return: 0, or EXIT_USAGE (printed) for a missing value or "--name=VALUE"
+ * of an option that takes none.
+ */
+int take_option(int argc, char **argv, int *i, const char *const *valued, char *opt,
+		size_t len, const char **val);
+
 int cmd_run(int argc, char **argv);
+/* A trace of allocations, replayed (replay.c). */
+int cmd_replay(int argc, char **argv);
 
 #endif /* VRAMPOOLCTL_H */
