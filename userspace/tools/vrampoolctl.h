@@ -226,7 +226,8 @@ int take_option(int argc, char **argv, int *i, const char *const *valued, char *
 		size_t len, const char **val);
 
 int cmd_run(int argc, char **argv);
-/* A trace of allocations, replayed (replay.c). */
+/* Model-shaped allocation traces (trace.c) and their replay (replay.c). */
+int cmd_trace(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 
 #endif /* VRAMPOOLCTL_H */
