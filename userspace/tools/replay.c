@@ -612,13 +612,12 @@ int take_option(int argc, char **argv, int *i, const char *const *valued, char *
 	for (k = 0; valued[k]; k++) {
 		if (strcmp(opt, valued[k]))
 			continue;
-		if (eq) {
+		if (eq)
 			*val = eq + 1;
-		} else if (*i + 1 < argc) {
+		else if (*i + 1 < argc)
 			*val = argv[++*i];
-		} else {
+		else
 			return usage_error("%s: %s needs a value", argv[0], opt);
-		}
 		return 0;
 	}
 	if (eq)

@@ -179,8 +179,8 @@ struct gen {
 	int nparams;
 	int *loaded;		/* weights and buffers, in load order */
 	int nloaded;
-	int *adam;		/* per parameter, its two moments, then a step temporary; NULL
-			 * before the first step */
+	/* Two moments per parameter, then a temporary each; NULL before step 1. */
+	int *adam;
 
 	char prefix[16];	/* "s2." during step 2 */
 	char names[NAME_BUFS][128];
@@ -526,6 +526,7 @@ enum {
 	G_LN1_W, G_LN1_B, G_MASK, G_QKV_W, G_QKV_B, G_PROJ_W, G_PROJ_B,
 	G_LN2_W, G_LN2_B, G_FC_W, G_FC_B, G_FCP_W, G_FCP_B, G_LAYER
 };
+
 #define GW(g, l, k)	((g)->w[G_GLOBAL + (l) * G_LAYER + (k)])
 
 static void gpt2_load(struct gen *g)
@@ -724,6 +725,7 @@ enum { L_EMBED, L_NORM, L_INV_FREQ, L_HEAD, L_GLOBAL };
 enum {
 	L_Q, L_K, L_V, L_O, L_GATE, L_UP, L_DOWN, L_IN_NORM, L_POST_NORM, L_LAYER
 };
+
 #define LW(g, l, k)	((g)->w[L_GLOBAL + (l) * L_LAYER + (k)])
 
 static void llama_load(struct gen *g)
