@@ -4,7 +4,9 @@
 # vrampoolctl on the host, without a device: validate (both presets of two
 # devices, every documented error with its exact message, JSON
 # parsed with python3's json module), sizes and pool specs, usage errors,
-# exit codes, and the commands that need a device refusing with exit 3.
+# exit codes, and the commands that need a device refusing with exit 3;
+# trace (the published shapes, determinism, the format and its totals) and
+# replay's checks of its arguments and traces, made before any device.
 # The commands that drive a device are tested in the VM
 # (selftests/vrampool_cli_test.sh).
 #
@@ -114,7 +116,7 @@ tests_help() {
 	out_empty
 	end
 
-	for c in info validate install run stat map watch; do
+	for c in info validate install run trace replay stat map watch; do
 		t "$c --help: exit 0"
 		vp "$c" --help
 		rc_is 0
@@ -701,6 +703,328 @@ tests_nodev() {
 	fi
 }
 
+# trace_check VRAM: the trace on stdout is well formed and adds up (python3):
+# every line a comment, `alloc ID SIZE [persistent]` or `free ID`; an ID
+# allocated only while not live, freed only while live; the persistent
+# allocations (the weights, "w.") first and freed last; nothing live at
+# the end; the header's counts, weights and peak live what the lines say;
+# the peak live within half of VRAM.
+trace_check() {
+	[ -n "$COUNT" ] && return 0
+	python3 -c '
+import re, sys
+vram = int(sys.argv[2])
+lines = open(sys.argv[1]).read().split("\n")
+assert lines[-1] == "", "no newline at the end"
+head = {}
+live, peak, allocs, frees, pers, wbytes, seen_dynamic = {}, 0, 0, 0, 0, 0, False
+cur = 0
+for n, l in enumerate(lines[:-1], 1):
+    if l.startswith("#"):
+        if ": " in l:
+            k, v = l[2:].split(": ", 1)
+            head[k] = v
+        continue
+    m = re.fullmatch(r"alloc ([A-Za-z0-9_.-]{1,63}) ([0-9]+)( persistent)?", l)
+    if m:
+        i, size = m.group(1), int(m.group(2))
+        assert i not in live, "line %d: %s allocated while live" % (n, i)
+        live[i] = size
+        cur += size
+        peak = max(peak, cur)
+        allocs += 1
+        if m.group(3):
+            assert not seen_dynamic, "line %d: a persistent allocation after the first dynamic one" % n
+            assert i.startswith("w."), "line %d: persistent %s" % (n, i)
+            pers += 1
+            wbytes += size
+        else:
+            seen_dynamic = True
+            assert not i.startswith("w."), "line %d: %s not persistent" % (n, i)
+        continue
+    m = re.fullmatch(r"free ([A-Za-z0-9_.-]{1,63})", l)
+    assert m, "line %d: %r" % (n, l)
+    i = m.group(1)
+    assert i in live, "line %d: %s freed while not live" % (n, i)
+    cur -= live.pop(i)
+    frees += 1
+assert not live, "left live: %s" % list(live)[:5]
+assert head["operations"] == "%d allocs (%d persistent), %d frees" % (allocs, pers, frees), head["operations"]
+w = re.fullmatch(r"[0-9]+ tensors, ([0-9]+) bytes; buffers: [0-9]+ tensors, ([0-9]+) bytes; all persistent", head["weights"])
+assert w and int(w.group(1)) + int(w.group(2)) == wbytes, (head["weights"], wbytes)
+assert head["peak live"].startswith("%d bytes (" % peak), (head["peak live"], peak)
+assert peak <= vram // 2, (peak, vram)
+# the weights are freed last
+tail = [l for l in lines[:-1] if not l.startswith("#")][-pers:]
+assert all(l.startswith("free w.") for l in tail), tail[:3]
+' "$TMP/out" "$1" 2> "$TMP/pyerr" || fail "trace: $(tr '\n' ' ' < "$TMP/pyerr")"
+}
+
+# trace_size ID: the size of the first allocation of ID in the trace on stdout
+trace_size() { awk -v id="$1" '$1 == "alloc" && $2 == id { print $3; exit }' "$TMP/out"; }
+
+# parse_size_sh SIZE: BYTES gets 64MiB, 256MiB or 1GiB in bytes
+parse_size_sh() {
+	case $1 in
+	*MiB) BYTES=$((${1%MiB} * 1048576)) ;;
+	*GiB) BYTES=$((${1%GiB} * 1073741824)) ;;
+	*) BYTES=$1 ;;
+	esac
+}
+
+# header KEY: a header line's value ("# KEY: VALUE") from the trace on stdout
+header() { sed -n "s/^# $1: //p" "$TMP/out"; }
+
+tests_trace() {
+	t "trace gpt2-small: the defaults are --vram 256MiB --steps 3 --seed 1"
+	vp trace gpt2-small
+	rc_is 0
+	[ -n "$COUNT" ] || cp "$TMP/out" "$TMP/default.trace"
+	vp trace gpt2-small --vram 256MiB --steps=3 --seed 1
+	rc_is 0
+	[ -n "$COUNT" ] || cmp -s "$TMP/out" "$TMP/default.trace" || fail "not the same trace"
+	out_line "# made by: vrampoolctl trace gpt2-small --vram 256MiB --steps 3 --seed 1"
+	err_empty
+	end
+
+	t "trace: deterministic; -o FILE writes what stdout gets"
+	vp trace llama-7b --vram 100MiB
+	[ -n "$COUNT" ] || cp "$TMP/out" "$TMP/first.trace"
+	vp trace llama-7b --vram 100MiB -o "$TMP/o.trace"
+	rc_is 0
+	out_empty
+	[ -n "$COUNT" ] || cmp -s "$TMP/o.trace" "$TMP/first.trace" || fail "-o differs from stdout"
+	vp trace --output="$TMP/o2.trace" llama-7b --vram=100MiB
+	rc_is 0
+	[ -n "$COUNT" ] || cmp -s "$TMP/o2.trace" "$TMP/first.trace" || fail "--output= differs"
+	end
+
+	for m in gpt2-small llama-7b; do
+		for v in 64MiB 256MiB 1GiB; do
+			t "trace $m --vram $v: well formed, adds up, peak live near half the VRAM"
+			vp trace "$m" --vram "$v"
+			rc_is 0
+			[ -n "$COUNT" ] || parse_size_sh "$v"
+			trace_check "$BYTES"
+			if [ -z "$COUNT" ]; then
+				p=$(header "peak live" | cut -d' ' -f1)
+				[ "$p" -ge $((BYTES / 2 * 9 / 10)) ] || fail "peak live $p: not 90% of half $BYTES"
+			fi
+			out_has "# scaled by 0."
+			end
+		done
+	done
+
+	t "trace gpt2-small --vram 1TiB: the published shapes, fp32"
+	vp trace gpt2-small --vram 1TiB
+	rc_is 0
+	trace_check 1099511627776
+	out_line "# model: GPT-2 small as published: 12 layers, d_model 768, 12 heads, FFN 3072, vocab 50257, context 1024; fp32, batch 12"
+	out_line "# not scaled: the published shapes fit in 1TiB"
+	# 124,439,808 parameters of 4 bytes; a 1024 x 1024 bool mask per layer
+	out_line "# weights: 148 tensors, 497759232 bytes; buffers: 12 tensors, 12582912 bytes; all persistent"
+	if [ -z "$COUNT" ]; then
+		s=$(header training | awk '{ print $5 }')
+		[ "$(trace_size w.wte)" = $((50257 * 768 * 4)) ] || fail "wte"
+		[ "$(trace_size w.wpe)" = $((1024 * 768 * 4)) ] || fail "wpe"
+		[ "$(trace_size w.h0.attn.c_attn.weight)" = $((768 * 2304 * 4)) ] || fail "c_attn"
+		[ "$(trace_size w.h11.mlp.c_proj.weight)" = $((3072 * 768 * 4)) ] || fail "mlp.c_proj"
+		[ "$(trace_size s1.h0.attn.softmax)" = $((12 * 12 * s * s * 4)) ] || fail "attention"
+		[ "$(trace_size s1.logits)" = $((12 * s * 50257 * 4)) ] || fail "logits"
+		[ "$(trace_size adam.m.wte)" = $((50257 * 768 * 4)) ] || fail "Adam's moment"
+	fi
+	end
+
+	t "trace llama-7b --vram 1TiB: the published shapes, fp16"
+	vp trace llama-7b --vram 1TiB
+	rc_is 0
+	trace_check 1099511627776
+	out_line "# model: LLaMA 7B as published: 32 layers, d_model 4096, 32 heads, FFN 11008, vocab 32000, context 2048; fp16, batch 1"
+	# 6,738,415,616 parameters of 2 bytes; inv_freq: 64 floats
+	out_line "# weights: 291 tensors, 13476831232 bytes; buffers: 1 tensors, 256 bytes; all persistent"
+	if [ -z "$COUNT" ]; then
+		s=$(header training | awk '{ print $5 }')
+		[ "$(trace_size w.embed_tokens)" = $((32000 * 4096 * 2)) ] || fail "embed_tokens"
+		[ "$(trace_size w.l0.q_proj)" = $((4096 * 4096 * 2)) ] || fail "q_proj"
+		[ "$(trace_size w.l31.gate_proj)" = $((11008 * 4096 * 2)) ] || fail "gate_proj"
+		[ "$(trace_size w.lm_head)" = $((32000 * 4096 * 2)) ] || fail "lm_head"
+		[ "$(trace_size s1.l0.gate_proj)" = $((s * 11008 * 2)) ] || fail "gate activation"
+		[ "$(trace_size s1.logits.float)" = $((s * 32000 * 4)) ] || fail "fp32 logits"
+		[ "$(trace_size s1.l0.attn.lse)" = $((32 * s * 4)) ] || fail "logsumexp"
+	fi
+	end
+
+	t "trace --seed: 0 runs every step at the whole context, others draw lengths"
+	vp trace gpt2-small --vram 1TiB --seed 0 --steps 4
+	rc_is 0
+	out_line "# training: 4 steps, sequence lengths 1024 1024 1024 1024"
+	vp trace gpt2-small --vram 1TiB --seed 2 --steps 4
+	out_line "# training: 4 steps, sequence lengths 1024 608 800 768"
+	end
+
+	t "trace --steps: one AdamW step, one set of moments, per step"
+	vp trace llama-7b --steps 1
+	rc_is 0
+	trace_check 268435456
+	if [ -z "$COUNT" ]; then
+		[ "$(grep -c '^alloc adam\.m\.' "$TMP/out")" = 291 ] || fail "moments"
+		[ "$(grep -c '^alloc s1\.adam\.sqrt\.' "$TMP/out")" = 291 ] || fail "foreach temporaries"
+		! grep -q '^alloc s2\.' "$TMP/out" || fail "a second step"
+	fi
+	vp trace llama-7b --steps 5
+	if [ -z "$COUNT" ]; then
+		[ "$(grep -c '^alloc adam\.m\.' "$TMP/out")" = 291 ] || fail "moments allocated again"
+		[ "$(grep -c '^alloc s5\.adam\.sqrt\.' "$TMP/out")" = 291 ] || fail "step 5"
+	fi
+	end
+
+	t "trace: usage errors, exit 2"
+	vp trace
+	rc_is 2
+	err_line "vrampoolctl: trace: no model given (gpt2-small or llama-7b)"
+	vp trace gpt3
+	rc_is 2
+	err_line "vrampoolctl: trace: unknown model 'gpt3' (gpt2-small or llama-7b)"
+	vp trace gpt2-small llama-7b
+	rc_is 2
+	err_line "vrampoolctl: trace: one model only ('gpt2-small', then 'llama-7b')"
+	vp trace gpt2-small --steps 0
+	rc_is 2
+	err_line "vrampoolctl: trace: --steps: 0: from 1 to 1000"
+	vp trace gpt2-small --steps 1001
+	rc_is 2
+	vp trace gpt2-small --steps x
+	rc_is 2
+	err_line "vrampoolctl: trace: --steps: 'x' is not a number (decimal digits only)"
+	vp trace gpt2-small --vram 1QiB
+	rc_is 2
+	err_has "vrampoolctl: trace: --vram: '1QiB': unknown unit 'QiB'"
+	vp trace gpt2-small --vram
+	rc_is 2
+	err_line "vrampoolctl: trace: --vram needs a value"
+	vp trace gpt2-small --bogus
+	rc_is 2
+	err_line "vrampoolctl: trace: unknown option '--bogus'"
+	vp trace gpt2-small --json=1
+	rc_is 2
+	err_line "vrampoolctl: trace: unknown option '--json'"
+	vp trace llama-7b --vram 1KiB
+	rc_is 2
+	err_line "vrampoolctl: trace: --vram 1KiB is too small for llama-7b: at its smallest, its peak live (12474 bytes) is more than half of it"
+	out_empty
+	end
+
+	t "trace -o into a missing folder: exit 1"
+	vp trace gpt2-small -o "$TMP/no/such/file"
+	rc_is 1
+	err_line "vrampoolctl: trace: $TMP/no/such/file: No such file or directory"
+	end
+}
+
+# replay_err LINE MESSAGE: replay of $TMP/t (made by the caller) fails with
+# exit 2 before any device is opened, naming LINE
+replay_err() {
+	vp replay --device /dev/null "$TMP/t"
+	rc_is 2
+	err_line "vrampoolctl: replay: line $1: $2"
+	out_empty
+}
+
+tests_replay() {
+	t "replay: every trace that trace writes reads back (then /dev/null: exit 3)"
+	for m in gpt2-small llama-7b; do
+		[ -n "$COUNT" ] || "$V" trace "$m" -o "$TMP/$m.trace"
+		vp replay --device /dev/null "$TMP/$m.trace"
+		rc_is 3
+		err_line "vrampoolctl: /dev/null: not a vrampool device"
+	done
+	end
+
+	t "replay: comments, blank lines, units, IDs allocated again once freed"
+	printf '# a trace\n\nalloc a 1KiB # a comment\nalloc B.2-x_y 0 persistent\n\tfree a\nalloc a 1.5MiB\nfree B.2-x_y\n' > "$TMP/t"
+	vp replay --device /dev/null "$TMP/t" sub-slices
+	rc_is 3
+	vp_in "$TMP/t" replay --device /dev/null -
+	rc_is 3
+	end
+
+	t "replay: trace errors name their line, exit 2"
+	printf 'alloc a 1\nfrob a\n' > "$TMP/t"
+	replay_err 2 "unknown operation 'frob' (alloc or free)"
+	printf 'alloc a\n' > "$TMP/t"
+	replay_err 1 "usage: alloc ID SIZE [persistent]"
+	printf 'alloc a 1 persistent extra\n' > "$TMP/t"
+	replay_err 1 "usage: alloc ID SIZE [persistent]"
+	printf 'alloc a 1\nfree\n' > "$TMP/t"
+	replay_err 2 "usage: free ID"
+	printf 'alloc a 1\nfree a a\n' > "$TMP/t"
+	replay_err 2 "usage: free ID"
+	printf 'alloc a/b 1\n' > "$TMP/t"
+	replay_err 1 "'a/b' is not an ID (letters, digits, _ - .; at most 63)"
+	printf 'alloc %s 1\n' "$(printf 'x%.0s' $(seq 64))" > "$TMP/t"
+	replay_err 1 "'$(printf 'x%.0s' $(seq 64))' is not an ID (letters, digits, _ - .; at most 63)"
+	printf 'alloc a 12abc\n' > "$TMP/t"
+	replay_err 1 "alloc: '12abc': unknown unit 'abc' (use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB)"
+	printf 'alloc a -1\n' > "$TMP/t"
+	replay_err 1 "alloc: '-1' is not a size (a number, then an optional unit: B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)"
+	printf 'alloc a 1 Persistent\n' > "$TMP/t"
+	replay_err 1 "alloc: 'Persistent': only 'persistent' may follow the size"
+	printf 'alloc a 1\nalloc b 2\nalloc a 3\n' > "$TMP/t"
+	replay_err 3 "'a' is still allocated (line 1): free it first"
+	printf 'alloc a 1\nfree b\n' > "$TMP/t"
+	replay_err 2 "'b' is not allocated by an earlier line"
+	printf 'alloc a 1\nfree a\n# again\nfree a\n' > "$TMP/t"
+	replay_err 4 "'a' is already freed (line 2)"
+	end
+
+	t "replay: a trace with no operation: exit 2"
+	printf '# nothing\n\n' > "$TMP/t"
+	vp replay --device /dev/null "$TMP/t"
+	rc_is 2
+	err_line "vrampoolctl: replay: $TMP/t: no operation (alloc or free) in the trace"
+	end
+
+	t "replay: arguments: exit 2 before any device"
+	printf 'alloc a 1\n' > "$TMP/t"
+	vp replay
+	rc_is 2
+	err_line "vrampoolctl: replay: no trace given (a file, or - for standard input)"
+	vp replay --device /dev/null "$TMP/does-not-exist"
+	rc_is 2
+	err_line "vrampoolctl: replay: $TMP/does-not-exist: No such file or directory"
+	vp replay --device /dev/null "$TMP/t" sliced:page=1QiB
+	rc_is 2
+	err_line "vrampoolctl: replay: 'sliced:page=1QiB': page: '1QiB': unknown unit 'QiB' (use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB)"
+	vp replay --device /dev/null "$TMP/t" sub-slices direct
+	rc_is 2
+	err_line "vrampoolctl: replay: the preset 'sub-slices' comes alone, without pool specs"
+	vp replay --bogus "$TMP/t"
+	rc_is 2
+	err_line "vrampoolctl: replay: unknown option '--bogus'"
+	vp replay "$TMP/t" --device
+	rc_is 2
+	err_line "vrampoolctl: replay: --device needs a value"
+	end
+
+	t "replay --device of a missing node, a layout on /dev/null: exit 3"
+	printf 'alloc a 1\n' > "$TMP/t"
+	vp replay --device /dev/accel/accel250 "$TMP/t"
+	rc_is 3
+	err_line "vrampoolctl: /dev/accel/accel250: No such file or directory"
+	vp replay --json --device=/dev/null "$TMP/t" direct exclusive:max=1MiB
+	rc_is 3
+	err_line "vrampoolctl: /dev/null: not a vrampool device"
+	end
+
+	if [ -z "$HAVE_DEVICE" ]; then
+		t "no vrampool device: replay exits 3"
+		vp replay "$TMP/t"
+		rc_is 3
+		err_line "vrampoolctl: no vrampool device found"
+		end
+	fi
+}
+
 tests_man() {
 	[ -n "$HAVE_GROFF" ] || return 0
 	t "vrampoolctl.1: groff renders it without a warning"
@@ -729,6 +1053,8 @@ all_tests() {
 	tests_usage
 	tests_scripts
 	tests_nodev
+	tests_trace
+	tests_replay
 	tests_man
 }
 

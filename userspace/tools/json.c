@@ -2,7 +2,8 @@
 /*
  * vrampoolctl: a small JSON writer. Documents are compact, one per line
  * (`watch --json` prints JSON Lines); strings are escaped as RFC 8259
- * asks; numbers are unsigned 64-bit integers, written exactly.
+ * asks; numbers are unsigned 64-bit integers, written exactly, or
+ * decimals (json_double) with four digits after the point.
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -121,6 +122,16 @@ void json_null(struct json *j, const char *key)
 {
 	member(j, key);
 	fputs("null", j->out);
+}
+
+void json_double(struct json *j, const char *key, double v)
+{
+	if (v != v || v > 1e300 || v < -1e300) {
+		json_null(j, key);
+		return;
+	}
+	member(j, key);
+	fprintf(j->out, "%.4f", v);
 }
 
 void json_finish(struct json *j)

@@ -28,7 +28,6 @@
 
 #define MAX_WORDS	(MAX_SPECS + 4)
 #define MAX_NAMES	4096
-#define NAME_MAX_LEN	63
 
 enum op {
 	OP_INSTALL, OP_ALLOC, OP_FREE, OP_CLEANUP, OP_MODE, OP_WRITE, OP_CHECK,
@@ -113,7 +112,7 @@ static int find_name(struct script *s, const char *word)
 	return -1;
 }
 
-static bool valid_name(const char *w)
+bool valid_name(const char *w)
 {
 	size_t i, n = strlen(w);
 

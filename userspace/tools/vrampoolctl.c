@@ -6,6 +6,8 @@
  *   validate  resolve a layout offline, with the kernel's own rules
  *   install   send a layout to the kernel (or only test it there)
  *   run       a script of installs, allocations, frees, ... in one client
+ *   trace     write a model-shaped allocation trace (trace.c)
+ *   replay    replay a trace in one client, with its peak figures (replay.c)
  *   stat      the calling client's pools, with their statistics; --all:
  *             every client's, from sysfs
  *   map       the calling client's pool occupancy, as bars
@@ -67,6 +69,15 @@ static const char usage_text[] =
 "      --test-only: the kernel checks the layout and installs nothing.\n"
 "  run [--device PATH] SCRIPT|-\n"
 "      Run a script (see below) in one process and one open file (a client).\n"
+"  trace gpt2-small|llama-7b [--vram SIZE] [--steps N] [--seed S] [-o FILE]\n"
+"      Write the allocation trace (see below) of N training steps (default 3)\n"
+"      of the model, scaled so that its peak live bytes fit in half of SIZE\n"
+"      (default 256MiB). No device needed; the same arguments give the same\n"
+"      trace. --seed 0: every step at the whole context.\n"
+"  replay [--device PATH] [--json] TRACE|- [LAYOUT]\n"
+"      Replay a trace through ALLOC and FREE in one client, with LAYOUT\n"
+"      (default: a new client's default layout), and print its peak live\n"
+"      and peak reserved bytes, their ratio and ops/s.\n"
 "  stat [--device PATH] [--all] [--json]\n"
 "      The pools of this client (a fresh open file: the device's default\n"
 "      layout), with their statistics. --all: every client of every device\n"
@@ -102,6 +113,11 @@ static const char usage_text[] =
 "  sleep SECS\n"
 "The script is read whole and checked before it runs; it stops at the\n"
 "first command that fails.\n"
+"\n"
+"Traces (trace, replay), one operation per line; '#' starts a comment:\n"
+"  alloc ID SIZE [persistent]     allocate SIZE bytes as ID\n"
+"  free ID                        free it (ID may then be allocated again)\n"
+"A trace is read whole and checked before it is replayed.\n"
 "\n"
 "Error kinds: EmptyPoolList ZeroSize SliceLargerThanPage CapSmallerThanPage\n"
 "  TooManyPages TooManyPools PresetUnavailable SlicedPoolsUnavailable\n"
@@ -812,6 +828,8 @@ int main(int argc, char **argv)
 		{ "validate", cmd_validate },
 		{ "install", cmd_install },
 		{ "run", cmd_run },
+		{ "trace", cmd_trace },
+		{ "replay", cmd_replay },
 		{ "stat", cmd_stat_or_map },
 		{ "map", cmd_stat_or_map },
 		{ "watch", cmd_watch },

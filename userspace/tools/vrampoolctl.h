@@ -121,6 +121,8 @@ void json_string(struct json *j, const char *key, const char *v);
 void json_u64(struct json *j, const char *key, uint64_t v);
 void json_bool(struct json *j, const char *key, bool v);
 void json_null(struct json *j, const char *key);
+/* A decimal with four digits after the point; null when not finite. */
+void json_double(struct json *j, const char *key, double v);
 /* Ends the document with a newline. */
 void json_finish(struct json *j);
 
@@ -197,6 +199,35 @@ int stat_all(const char *path, bool json);
 
 /* ---- Commands ----------------------------------------------------------- */
 
+/* Longest name of an allocation in a `run` script or a trace. */
+#define NAME_MAX_LEN	63
+
+/**
+ * valid_name() - @w is a name for an allocation (script.c): 1 to
+ * NAME_MAX_LEN letters, digits, '_', '-' or '.'
+ */
+bool valid_name(const char *w);
+
+/**
+ * take_option() - the word at argv[*i] as an option and its value (replay.c)
+ * @argc: number of words
+ * @argv: the words; argv[0] names the command in messages
+ * @i: the word; moved past the value when it is the next word
+ * @valued: the options that take a value ("--name VALUE", "--name=VALUE",
+ *          "-o VALUE"), NULL-terminated
+ * @opt: the option's name ("--vram"), or the word itself when it is no option
+ * @len: size of @opt
+ * @val: the value, or NULL
+ *
+ * Return: 0, or EXIT_USAGE (printed) for a missing value or "--name=VALUE"
+ * of an option that takes none.
+ */
+int take_option(int argc, char **argv, int *i, const char *const *valued, char *opt,
+		size_t len, const char **val);
+
 int cmd_run(int argc, char **argv);
+/* Model-shaped allocation traces (trace.c) and their replay (replay.c). */
+int cmd_trace(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 #endif /* VRAMPOOLCTL_H */
