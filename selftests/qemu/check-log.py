@@ -152,12 +152,14 @@ class Report:
         self.passed = 0
         self.failed = 0
         self.skipped = 0
+        self.failures = []
 
     def say(self, text):
         print(f"{self.label}: {text}" if self.label else text)
 
     def fail(self, what, context=()):
         self.failed += 1
+        self.failures.append(f"{self.label}: {what}" if self.label else what)
         self.say(f"FAIL {what}")
         for line in context:
             print(f"    | {line}")
@@ -687,15 +689,22 @@ def judge_canary(log_lines, console, rep):
 
 
 def sum_results(paths):
+    """The total of every result file, after the list of what failed: a
+    log's tail (all CI shows) then names each failure."""
     p = f = s = 0
+    failures = []
     for path in paths:
         try:
             with open(path) as fh:
-                a, b, c = (int(x) for x in fh.read().split()[:3])
+                first, *rest = fh.read().split("\n")
+                a, b, c = (int(x) for x in first.split()[:3])
+            failures += [line for line in rest if line.strip()]
         except (OSError, ValueError):
-            print(f"FAIL no results in {path} (the build or the run failed)")
+            failures.append(f"no results in {path} (the build or the run failed)")
             a, b, c = 0, 1, 0
         p, f, s = p + a, f + b, s + c
+    for what in failures:
+        print(f"FAILED {what}")
     line = f"{p} passed, {f} failed" + (f", {s} skipped" if s else "")
     print(line)
     return 1 if f else 0
@@ -749,6 +758,8 @@ def main():
     if a.result:
         with open(a.result, "w") as fh:
             fh.write(f"{rep.passed} {rep.failed} {rep.skipped}\n")
+            for what in rep.failures:
+                fh.write(what.replace("\n", " ") + "\n")
     if a.prefix_summary and a.label:
         print(f"{a.label}: {rep.summary()}")
     else:
