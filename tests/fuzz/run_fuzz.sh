@@ -8,12 +8,16 @@
 # The fuzzer starts from the seed corpus (seeds/) and what earlier runs found
 # (corpus/); a crash, a sanitizer report or a broken rule fails the test and
 # leaves the input in crashes/. A fuzzer that was not built fails the test
-# too: it never skips.
+# too: it never skips. So does a run that executed fewer than MIN inputs
+# (VRAMPOOL_FUZZ_MIN_INPUTS, default 2000: an idle machine does about 5,000
+# a second, one with every CPU taken by make check's VMs over 2,000; a
+# fuzzer that exits at once without finding anything has tested nothing).
 #
 # Usage: run_fuzz.sh [FUZZ_DIR [SECONDS]]   (SECONDS also from VRAMPOOL_FUZZ_TIME)
 
 dir=${1:-$(dirname "$0")/fuzz}
 secs=${2:-${VRAMPOOL_FUZZ_TIME:-20}}
+min=${VRAMPOOL_FUZZ_MIN_INPUTS:-2000}
 name=layout_fuzz
 
 echo "TAP version 13"
@@ -38,6 +42,11 @@ echo "# $name: $secs s from $(count "$dir/seeds") seeds and $(count "$dir/corpus
 rc=$?
 
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+if [ "$rc" -eq 0 ] && [ "${runs:-0}" -lt "$min" ]; then
+	tail -n 25 "$log" | sed 's/^/# /'
+	echo "not ok 1 $name # only ${runs:-no} inputs executed in $secs s, fewer than $min"
+	exit 1
+fi
 if [ "$rc" -eq 0 ]; then
 	grep -E '^(#[0-9]+[[:space:]]+DONE|Done [0-9]+ runs|stat::(number_of_executed_units|peak_rss_mb|new_units_added))' \
 		"$log" | sed 's/^/# /'
