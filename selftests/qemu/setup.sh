@@ -24,7 +24,7 @@ APT_MAX_AGE=$((6 * 3600))
 BASE_PKGS=(qemu-system-x86 busybox-static cpio kmod xz-utils gcc gcc-multilib g++ make libc6-dev
 	   perl bc flex bison libelf-dev libssl-dev python3 linux-libc-dev
 	   linux-source-6.12 rsync
-	   sparse coccinelle ocaml-nox python3-sphinx)
+	   sparse coccinelle ocaml-nox python3-sphinx groff-base)
 
 export DEBIAN_FRONTEND=noninteractive
 # The kernel-tree makes below are independent of any make that runs us.
