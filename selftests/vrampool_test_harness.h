@@ -751,6 +751,8 @@ static inline void vp_expect_pools_match(struct __test_metadata *_metadata, cons
  * vp_fault_run() of @op, checked: every injected failure clean and then a
  * success, with at least @min_faults faults injected on the way (failed or
  * absorbed); the counts go to the log. @dev names the device in the log.
+ * @min_faults 0 says the path allocates nothing, and that is checked too:
+ * no fault is injected, the first call (nth 1) succeeds.
  */
 static inline void vp_fault_check(struct __test_metadata *_metadata, const struct vp_fault_op *op,
 				  const char *dev, unsigned int min_faults)
@@ -768,6 +770,13 @@ static inline void vp_fault_check(struct __test_metadata *_metadata, const struc
 		TH_LOG("%s: %s: fewer faults injected than it has allocations: can failslab and "
 		       "fail_page_alloc fail GFP_KERNEL allocations here (ignore-gfp-wait N)?",
 		       dev, op->name);
+	}
+	if (!min_faults) {
+		EXPECT_EQ(0u, res.failed + res.absorbed) {
+			TH_LOG("%s: %s: documented to allocate nothing, yet %u faults were "
+			       "injected", dev, op->name, res.failed + res.absorbed);
+		}
+		EXPECT_EQ(1u, res.last_nth) TH_LOG("%s: %s", dev, op->name);
 	}
 }
 
