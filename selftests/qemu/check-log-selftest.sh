@@ -39,7 +39,6 @@ expect() {
 }
 
 echo "TAP version 13"
-echo "1..40"
 expect pass "clean VM log passes" "^4 passed, 0 failed, 1 skipped$" --vm --console "$D/clean.console.log" "$D/clean.log"
 expect pass "clean host log passes" "^4 passed, 0 failed, 1 skipped$" "$D/host.log"
 expect fail "kernel WARNING fails" "FAIL kernel \\(during alloc_test\\): WARNING: CPU: 1" --vm --console "$D/warning.console.log" "$D/clean.log"
@@ -87,6 +86,31 @@ expect fail "canary: its reports fail a normal run (2 KASAN, 4 leaked objects)" 
 expect fail "canary: a silent kmemleak fails" "FAIL leak: kmemleak reported nothing" --canary --console "$D/canary-silent.console.log" "$D/canary.log"
 expect fail "canary: the wrong kind of report fails" "FAIL use-after-free: expected only KASAN use-after-free reports" --canary --console "$D/canary-wrong.console.log" "$D/canary.log"
 
+# The rules without a sample before (review-tests 4).
+expect fail "not ok with # TODO fails: no test is marked known broken" "FAIL alloc_test: not ok 2 dev.emulated.mmap_rw # mapping is broken" "$D/todo.log"
+expect fail "a module that fails to load fails" "FAIL VM: insmod ttm.ko failed \\(rc=1\\)" --vm --console "$D/clean.console.log" "$D/insmod-fail.log"
+expect fail "a device that fails to bind fails" "FAIL VM: binding ivshmem 0000:00:04.0 to vrampool failed \\(rc=19\\)" --vm --console "$D/clean.console.log" "$D/bind-fail.log"
+expect fail "XPASS fails" "FAIL alloc_test: ok 2 dev.emulated.mmap_rw: passed but is marked XFAIL \\(XPASS\\)" "$D/xpass.log"
+expect fail "an error exit with only ok results fails" "FAIL alloc_test: exited with 1" "$D/rc-all-ok.log"
+expect fail "an END marker without BEGIN fails" "FAIL sysfs_test.sh: END marker without BEGIN" "$D/end-no-begin.log"
+expect fail "a VM where no test ran fails" "FAIL VM: no tests ran" --vm --console "$D/clean.console.log" "$D/no-tests.log"
+expect fail "list corruption fails" "FAIL kernel \\(during alloc_test\\): list_add corruption" --vm --console "$D/list-corruption.console.log" "$D/clean.log"
+
+# --sum: a missing result file is a failure, and named.
+n=$((n + 1))
+printf '3 0 0\n' > "${TMPDIR:-/tmp}/check-log-selftest.$$.result"
+out=$(python3 "$HERE/check-log.py" --sum "${TMPDIR:-/tmp}/check-log-selftest.$$.result" "$D/no-such.result" 2>&1)
+rc=$?
+rm -f "${TMPDIR:-/tmp}/check-log-selftest.$$.result"
+if [ $rc -eq 1 ] && echo "$out" | grep -q "^FAILED no results in $D/no-such.result" &&
+   [ "$(echo "$out" | tail -n 1)" = "3 passed, 1 failed" ]; then
+	echo "ok $n --sum: a missing result file fails, named before the total"
+else
+	failed=$((failed + 1))
+	echo "not ok $n --sum: a missing result file fails, named before the total (rc $rc)"
+	echo "$out" | sed 's/^/# /'
+fi
+
 # The last line must be exactly the summary.
 n=$((n + 1))
 last=$($CHECK --vm --console "$D/clean.console.log" "$D/clean.log" | tail -n 1)
@@ -97,4 +121,5 @@ else
 	echo "not ok $n summary line of the clean sample: '$last'"
 fi
 
+echo "1..$n"
 [ $failed -eq 0 ]

@@ -246,7 +246,7 @@ def judge_test(t, rep, skip_pats):
     npass = nfail = nskip = 0
     for status, num, desc, directive, reason in results:
         what = f"{t.name}: {status} {num} {desc}".rstrip()
-        if status == "not ok" and directive != "TODO":
+        if status == "not ok":  # TODO too: vrampool marks no test as known broken
             nfail += 1
             rep.fail(what + (f" # {reason}" if reason else ""))
         elif directive == "SKIP":
@@ -565,7 +565,7 @@ def judge_ktap(body, rep, skip_pats, finished=True):
                 rep.fail(f"{node.name}: not ok {num}" + (f" # {reason}" if reason else ""))
         else:
             node.leaves = 1
-            if status == "not ok" and directive != "TODO":
+            if status == "not ok":  # TODO too: vrampool marks no test as known broken
                 node.failed += 1
                 rep.fail(f"{node.name}: not ok {num}" + (f" # {reason}" if reason else ""))
             elif directive == "SKIP":
