@@ -69,8 +69,10 @@ refused "max_page_size below alignment" "refusing device: max_page_size 1 is out
 refused "max_page_size above VRAM" "refusing device: max_page_size 268439552 is outside" \
 	vram_size=268435456 max_page_size=268439552
 
-# 9: too many emulated devices refuse the module load itself.
-rmmod vrampool
+# 9: too many emulated devices refuse the module load itself. (A failed
+# rmmod or insmod between the checks fails the check after it too: the
+# "#" lines say which step went wrong first.)
+rmmod vrampool || echo "# rmmod vrampool failed: the next check cannot pass"
 log_mark
 if ! insmod "$KO" emulated_devices=9 2>/dev/null &&
    log_has "emulated_devices=9 exceeds the maximum of 8"; then
@@ -81,7 +83,7 @@ else
 fi
 
 # 10: a bad alignment refuses a PCI device too.
-insmod "$KO" alignment=0
+insmod "$KO" alignment=0 || echo "# insmod alignment=0 failed: the next check cannot pass"
 if [ -n "$MAIN" ]; then
 	set -- $MAIN
 	log_mark
@@ -95,7 +97,7 @@ else
 fi
 
 # 11, 12: the original parameters bring every device back.
-rmmod vrampool
+rmmod vrampool || echo "# rmmod vrampool failed: the reload cannot pass"
 # shellcheck disable=SC2086 # ORIG is a list of module parameters
 check "reload with the original parameters" insmod "$KO" $ORIG
 check "emulated devices back" [ "$(emulated_nodes)" -eq "$(param emulated_devices)" ]

@@ -290,12 +290,19 @@ static void dealloc_periods(struct kunit *test)
 
 static void bucket_ends(struct kunit *test)
 {
+	u32 i;
+
 	KUNIT_EXPECT_EQ(test, vrampool_layout_exclusive_bucket(20 * GIB, 0), 32768);
 	KUNIT_EXPECT_EQ(test, vrampool_layout_exclusive_bucket(20 * GIB, 23), 20 * GIB);
 	KUNIT_EXPECT_EQ(test, vrampool_layout_exclusive_bucket(0, 5), 0);
-	/* 2^15 * (2^38 / 2^15)^(i/23) is exactly 2^(15+i). */
-	KUNIT_EXPECT_EQ(test, vrampool_layout_exclusive_bucket(1ULL << 38, 11) >> 1, 1ULL << 25);
-	KUNIT_EXPECT_LE(test, vrampool_layout_exclusive_bucket(U64_MAX, 22), U64_MAX);
+	/* 2^15 * (2^38 / 2^15)^(i/23) is exactly 2^(15+i), every bucket. */
+	for (i = 0; i < VRAMPOOL_EXCLUSIVE_PAGES_BUCKETS; i++)
+		KUNIT_EXPECT_EQ_MSG(test, vrampool_layout_exclusive_bucket(1ULL << 38, i),
+				    1ULL << (15 + i), "bucket %u", i);
+	/* The top interior buckets of the largest VRAM: below it, in order. */
+	KUNIT_EXPECT_LT(test, vrampool_layout_exclusive_bucket(U64_MAX, 22), U64_MAX);
+	KUNIT_EXPECT_LT(test, vrampool_layout_exclusive_bucket(U64_MAX, 21),
+			vrampool_layout_exclusive_bucket(U64_MAX, 22));
 }
 
 static struct kunit_case vrampool_layout_cases[] = {
