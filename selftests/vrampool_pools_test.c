@@ -754,15 +754,19 @@ TEST_F(pools, routing_first_accepting_pool)
 }
 
 /* A zero-size allocation has no page, no offset, no padding and no mapping. */
-#define VP_EXPECT_PAGELESS(a, pool_index) do { \
-	EXPECT_EQ((uint32_t)(pool_index), (a).pool); \
-	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_NO_PAGE, (a).page); \
-	EXPECT_EQ(0u, (a).offset); \
-	EXPECT_EQ(0u, (a).padding); \
-	EXPECT_EQ(0u, (a).page_size); \
-	EXPECT_EQ(0u, (a).mmap_offset); \
-	EXPECT_NE(0u, (a).handle); \
-} while (0)
+static void expect_pageless(struct __test_metadata *_metadata, const struct drm_vrampool_alloc *a,
+			    uint32_t pool)
+{
+	EXPECT_EQ(pool, a->pool);
+	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_NO_PAGE, a->page);
+	EXPECT_EQ(0u, a->offset);
+	EXPECT_EQ(0u, a->padding);
+	EXPECT_EQ(0u, a->page_size);
+	EXPECT_EQ(0u, a->mmap_offset);
+	EXPECT_NE(0u, a->handle);
+}
+
+#define VP_EXPECT_PAGELESS(a, pool_index) expect_pageless(_metadata, &(a), pool_index)
 
 /*
  * Zero-size requests work everywhere and never take a page: the default
@@ -774,6 +778,7 @@ TEST_F(pools, zero_size_requests)
 {
 	struct drm_vrampool_pool_entry sliced = vp_sliced(1024, VP_ABSENT, VP_ABSENT);
 	struct drm_vrampool_pool_entry direct = vp_direct(VP_ABSENT);
+	struct drm_vrampool_pool_install ins;
 	struct drm_vrampool_pool_status st;
 	struct drm_vrampool_alloc a, b, p;
 
@@ -830,12 +835,8 @@ TEST_F(pools, zero_size_requests)
 	EXPECT_EQ(self->vram_start, vp_vram_in_use(self->fd));
 
 	/* A live zero-size allocation blocks an install, as any other does. */
-	{
-		struct drm_vrampool_pool_install ins;
-
-		EXPECT_EQ(-EBUSY, vp_install_list(self->fd, &sliced, 1, &ins));
-		EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_POOLS_IN_USE, ins.error.code);
-	}
+	EXPECT_EQ(-EBUSY, vp_install_list(self->fd, &sliced, 1, &ins));
+	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_POOLS_IN_USE, ins.error.code);
 	VP_FREE_OK(self->fd, a.handle, "0, direct");
 	VP_FREE_OK(self->fd, b.handle, "0 again, direct");
 	VP_FREE_OK(self->fd, p.handle, "0, persistent");
