@@ -132,10 +132,13 @@ static void expect_limit(struct __test_metadata *_metadata, int fd, uint64_t siz
  */
 TEST_F(limits, allocation_limit)
 {
+	struct drm_vrampool_pool_entry sliced = vp_sliced(64 * KiB, VP_ABSENT, VP_ABSENT);
 	uint32_t max = self->max_allocations, i;
 	struct drm_vrampool_alloc a;
 	int other;
 
+	/* Slices of one page, whatever the device's default layout makes of 256 bytes. */
+	VP_INSTALL_OK(self->fd, &sliced, 1, "sliced{64 KiB}");
 	for (i = 0; i < max; i++) {
 		/* zero-size, a slice, zero-size persistent, a persistent buffer */
 		static const uint64_t sizes[] = { 0, 256, 0, 512 };
