@@ -26,11 +26,13 @@
 
 #include <drm/vrampool_accel.h>
 
+#include "vrampool_alloc.h"
 #include "vrampool_bo.h"
 #include "vrampool_client.h"
 #include "vrampool_device.h"
 #include "vrampool_layout.h"
 #include "vrampool_macros.h"
+#include "vrampool_modparams.h"
 #include "vrampool_pool.h"
 #include "vrampool_pool_set.h"
 #include "vrampool_sysfs.h"
@@ -40,15 +42,18 @@ static struct vrampool_client *backing_to_client(const struct vrampool_backing *
 	return container_of(backing, struct vrampool_client, backing);
 }
 
-/* A page of a client's pool is one pinned VRAM BO only its file may map. */
+/*
+ * A page of a client's pool is one pinned VRAM BO only its file may map;
+ * the client holds at most max_pages of them.
+ */
 static int client_back(const struct vrampool_backing *backing, struct vrampool_pool_page *ppage)
 {
 	struct vrampool_client *client = backing_to_client(backing);
 	struct vrampool_bo *bo;
 	int ret;
 
-	if (!ppage->size)
-		return 0;
+	if (client->pages >= vrampool_modparam.max_pages)
+		return -EDQUOT;
 
 	ret = vrampool_bo_create(client->vdev, ppage->size, ttm_bo_type_device, &bo);
 	if (ret)
@@ -63,6 +68,7 @@ static int client_back(const struct vrampool_backing *backing, struct vrampool_p
 	ppage->bo = bo;
 	ppage->vram = bo->tbo.base.size;
 	ppage->mmap_offset = drm_vma_node_offset_addr(&bo->tbo.base.vma_node);
+	client->pages++;
 	return 0;
 }
 
@@ -76,6 +82,7 @@ static void client_release(const struct vrampool_backing *backing, struct vrampo
 	drm_vma_node_revoke(&ppage->bo->tbo.base.vma_node, client->file);
 	vrampool_bo_free(ppage->bo);
 	ppage->bo = NULL;
+	client->pages--;
 }
 
 /* VRAM held by the client's pools; the client is locked. */
@@ -105,7 +112,7 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	struct vrampool_client *client;
 	int ret;
 
-	client = kzalloc(sizeof(*client), GFP_KERNEL);
+	client = kzalloc(sizeof(*client), GFP_KERNEL_ACCOUNT);
 	if (!client)
 		return -ENOMEM;
 
@@ -117,7 +124,7 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	client->persistent_mode = DRM_VRAMPOOL_PERSISTENT_ENABLED;
 	mutex_init(&client->lock);
 	mutex_init(&client->sysfs_lock);
-	xa_init_flags(&client->handles, XA_FLAGS_ALLOC1);
+	xa_init_flags(&client->handles, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
 
 	ret = -ENOMEM;
 	client->persistent = vrampool_pool_create(&persistent, DRM_VRAMPOOL_PERSISTENT_POOL,
@@ -164,18 +171,16 @@ void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct vrampool_client *client = file->driver_priv;
 	struct vrampool_device *vdev = client->vdev;
-	struct vrampool_alloc *a;
 	unsigned long handle;
+	void *entry;
 
 	vrampool_sysfs_client_remove(client);
 	scoped_guard(mutex, &vdev->clients_lock)
 		list_del(&client->link);
 	atomic_dec(&vdev->client_count);
 
-	xa_for_each(&client->handles, handle, a) {
-		vrampool_pool_free(a);
-		kfree(a);
-	}
+	xa_for_each(&client->handles, handle, entry)
+		vrampool_alloc_entry_free(client, entry);
 	xa_destroy(&client->handles);
 
 	vrampool_pool_set_destroy(client->pool_set);

@@ -82,7 +82,7 @@ struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry 
 	if (WARN_ON(config->type >= ARRAY_SIZE(pool_types) || !pool_types[config->type]))
 		return NULL;
 
-	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL_ACCOUNT);
 	if (!pool)
 		return NULL;
 
@@ -91,8 +91,8 @@ struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry 
 	pool->index = index;
 	pool->alignment = alignment;
 	pool->backing = backing;
-	xa_init_flags(&pool->pages, XA_FLAGS_ALLOC);
-	xa_init(&pool->sizes);
+	xa_init_flags(&pool->pages, XA_FLAGS_ALLOC | XA_FLAGS_ACCOUNT);
+	xa_init_flags(&pool->sizes, XA_FLAGS_ACCOUNT);
 	INIT_LIST_HEAD(&pool->by_age);
 	pool->free_tree = RB_ROOT_CACHED;
 
@@ -131,7 +131,7 @@ static int page_index_take(struct vrampool_pool_page *ppage)
 	int ret;
 
 	ret = xa_alloc_cyclic(&pool->pages, &ppage->index, ppage, PAGE_INDEX_LIMIT,
-			      &pool->next_index, GFP_KERNEL);
+			      &pool->next_index, GFP_KERNEL_ACCOUNT);
 	if (ret < 0)
 		return ret == -EBUSY ? -ENOSPC : ret;
 
@@ -148,7 +148,7 @@ static int page_index_take(struct vrampool_pool_page *ppage)
  * nothing else can fail: a failed page leaves the numbering as it was.
  *
  * Return: the page, or an ERR_PTR(): -ENOSPC when the device is full,
- * -ENOMEM, -EINTR.
+ * -EDQUOT at the client's page limit, -ENOMEM, -EINTR.
  */
 struct vrampool_pool_page *vrampool_pool_page_new(struct vrampool_pool *pool, u64 size)
 {
@@ -157,7 +157,7 @@ struct vrampool_pool_page *vrampool_pool_page_new(struct vrampool_pool *pool, u6
 	struct vrampool_pool_page *ppage;
 	int ret;
 
-	ppage = kzalloc(sizeof(*ppage), GFP_KERNEL);
+	ppage = kzalloc(sizeof(*ppage), GFP_KERNEL_ACCOUNT);
 	if (!ppage)
 		return ERR_PTR(-ENOMEM);
 
@@ -437,18 +437,25 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_accepts);
  *	  that the caller may try the next pool; false on success and on
  *	  every other error
  *
+ * A zero-size request, in every pool type, takes no page and touches
+ * nothing of the type's (an exclusive pool's average stays): @a gets no
+ * page (&vrampool_alloc.ppage NULL), no offset and no padding, and is only
+ * counted. So it cannot fail, even in a capped pool that is full.
+ *
  * Return: 0; -ENOSPC with *@full true when a capped pool is full; -ENOSPC
- * when the device has no room for a new page; -ENOMEM; -EINTR.
+ * when the device has no room for a new page; -EDQUOT at the client's page
+ * limit; -ENOMEM; -EINTR.
  */
 int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 			bool *full)
 {
-	int ret;
+	int ret = 0;
 
 	*full = false;
 	a->pool = pool;
 	a->size = size;
-	ret = pool->ops->alloc(pool, size, a, full);
+	if (size)
+		ret = pool->ops->alloc(pool, size, a, full);
 	if (!ret)
 		pool_account(pool, a, true);
 	return ret;
@@ -457,12 +464,14 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_alloc);
 
 /**
  * vrampool_pool_free() - return an allocation to its pool
- * @a: the allocation
+ * @a: the allocation; a page-less (zero-size) one needs only its pool and
+ *     size set
  */
 void vrampool_pool_free(struct vrampool_alloc *a)
 {
 	pool_account(a->pool, a, false);
-	a->pool->ops->free(a);
+	if (a->ppage)
+		a->pool->ops->free(a);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free);
 

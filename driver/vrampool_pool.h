@@ -26,8 +26,9 @@ struct vrampool_pool_page;
  */
 struct vrampool_backing {
 	/**
-	 * @back: give @ppage (its size set) memory; 0, -ENOSPC when the
-	 * device is full, -ENOMEM or -EINTR
+	 * @back: give @ppage (its size set, never 0) memory; 0, -ENOSPC when
+	 * the device is full, -EDQUOT when the owner holds as many pages as it
+	 * may, -ENOMEM or -EINTR
 	 */
 	int (*back)(const struct vrampool_backing *backing, struct vrampool_pool_page *ppage);
 	/** @release: give a page's memory back */
@@ -67,7 +68,7 @@ struct vrampool_pool_page {
 	u32 free_count;
 	/** @size: its size in bytes */
 	u64 size;
-	/** @bo: its VRAM, or NULL for a zero-size page or a test backing */
+	/** @bo: its VRAM, or NULL for a test backing */
 	struct vrampool_bo *bo;
 	/** @mmap_offset: where userspace maps it, 0 without @bo */
 	u64 mmap_offset;
@@ -94,7 +95,7 @@ struct vrampool_alloc {
 	u32 handle;
 	/** @pool: the pool that served it */
 	struct vrampool_pool *pool;
-	/** @ppage: its page; NULL for a zero-size slice, which needs none */
+	/** @ppage: its page; NULL for a zero-size allocation, which never has one */
 	struct vrampool_pool_page *ppage;
 	/** @node: sliced pools only: its slice of @ppage */
 	struct drm_mm_node node;

@@ -3,7 +3,8 @@
  * vrampool: exclusive pools.
  *
  * One allocation per page. A new page is sized max(running average, size),
- * so that pages fit the requests that usually come; a free page is reused by
+ * so that pages fit the requests that usually come (zero-size requests take
+ * no page and do not count in the average); a free page is reused by
  * any request it fits, the one with the fewest idle checks first and the
  * oldest of those (CubeCL's order). Free pages age by idle checks, every
  * dealloc_period / IDLE_CHECKS_PER_PERIOD allocations of the client, and a

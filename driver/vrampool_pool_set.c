@@ -45,7 +45,7 @@ vrampool_pool_set_create(const struct drm_vrampool_pool_entry *pools, u32 count,
 	struct vrampool_pool_set *set;
 	u32 i;
 
-	set = kzalloc(struct_size(set, pools, count), GFP_KERNEL);
+	set = kzalloc(struct_size(set, pools, count), GFP_KERNEL_ACCOUNT);
 	if (!set)
 		return NULL;
 

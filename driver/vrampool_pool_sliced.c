@@ -67,8 +67,8 @@ static bool sliced_insert(struct vrampool_pool_page *ppage, u64 eff, struct vram
 }
 
 /*
- * A zero-size request takes no space and no page. Otherwise the oldest page
- * with a hole that fits, else a new page unless the pool is capped and full.
+ * The oldest page with a hole that fits, else a new page unless the pool is
+ * capped and full. (A zero-size request never comes here: it takes no page.)
  */
 static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 			bool *full)
@@ -79,8 +79,6 @@ static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 	/* Accepted sizes are at most the page size, a multiple of the alignment. */
 	vrampool_pool_effective_size(pool, size, &eff);
 	a->padding = eff - size;
-	if (!eff)
-		return 0;
 
 	list_for_each_entry(ppage, &pool->by_age, age_link) {
 		if (sliced_insert(ppage, eff, a))
@@ -102,9 +100,6 @@ static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 
 static void sliced_free(struct vrampool_alloc *a)
 {
-	if (!a->ppage)
-		return;
-
 	drm_mm_remove_node(&a->node);
 	a->ppage->live--;
 }

@@ -1205,8 +1205,56 @@ static void pool_ops_dispatch(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, vrampool_pool_has_size(pool, 100));
 }
 
+/*
+ * A zero-size request takes no page in any pool type, not even in a capped
+ * pool that is full, and touches nothing of the type's (the exclusive
+ * average stays); it is only counted, and freed like any other.
+ */
+static void zero_size_takes_no_page(struct kunit *test)
+{
+	const struct dispatch_case *c = test->param_value;
+	struct fake_backing *f = fake_backing(test);
+	struct vrampool_pool *pool = make_pool(test, f, c->cfg);
+	struct vrampool_alloc *a, *b, *fill[8], spill = {};
+	u64 avg = pool->avg;
+	u32 i, filled = 0;
+	bool full;
+
+	a = alloc_ok(test, pool, 0);
+	b = alloc_ok(test, pool, 0);
+	KUNIT_EXPECT_NULL(test, a->ppage);
+	KUNIT_EXPECT_NULL(test, b->ppage);
+	KUNIT_EXPECT_EQ(test, a->offset, 0);
+	KUNIT_EXPECT_EQ(test, a->padding, 0);
+	KUNIT_EXPECT_EQ(test, f->pages, 0);
+	KUNIT_EXPECT_EQ(test, pool->stats.pages, 0);
+	KUNIT_EXPECT_EQ(test, pool->stats.reserved, 0);
+	KUNIT_EXPECT_EQ(test, pool->stats.allocations, 2);
+	KUNIT_EXPECT_EQ(test, pool->avg, avg);
+	KUNIT_EXPECT_FALSE(test, vrampool_pool_has_size(pool, 0));
+	vrampool_pool_free(a);
+	KUNIT_EXPECT_EQ(test, pool->stats.allocations, 1);
+
+	/* A capped pool, full: the next slice is refused, a zero-size one is not. */
+	if (c->capacity) {
+		for (filled = 0; filled < c->capacity / c->accepted; filled++)
+			fill[filled] = alloc_ok(test, pool, c->accepted);
+		KUNIT_EXPECT_EQ(test, vrampool_pool_alloc(pool, c->accepted, &spill, &full),
+				-ENOSPC);
+		KUNIT_EXPECT_TRUE(test, full);
+		a = alloc_ok(test, pool, 0);
+		KUNIT_EXPECT_NULL(test, a->ppage);
+		vrampool_pool_free(a);
+		for (i = 0; i < filled; i++)
+			vrampool_pool_free(fill[i]);
+	}
+	vrampool_pool_free(b);
+	KUNIT_EXPECT_EQ(test, pool->stats.allocations, 0);
+}
+
 static struct kunit_case vrampool_pool_cases[] = {
 	KUNIT_CASE_PARAM(pool_ops_dispatch, dispatch_gen_params),
+	KUNIT_CASE_PARAM(zero_size_takes_no_page, dispatch_gen_params),
 	KUNIT_CASE(sliced_first_fit_split_merge),
 	KUNIT_CASE(sliced_accepts_and_cap),
 	KUNIT_CASE_PARAM(sliced_near_page_edges, near_page_gen_params),
