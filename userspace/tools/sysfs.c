@@ -30,24 +30,9 @@
 
 #include "vrampoolctl.h"
 
-#define MAX_ENTRIES	4096
-
-struct sysfs_client {
-	uint64_t id;
-	int64_t pid;
-	char comm[32];
-	uint64_t generation;
-	char persistent_mode[32];
-	uint64_t vram;
-	struct drm_vrampool_pool_status *pools;
-	uint32_t count;
-};
 
 /* snprintf() for paths: a path too long for PATH_MAX is cut (and not found). */
-static void path_fmt(char *out, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void path_fmt(char *out, size_t len, const char *fmt, ...)
+void path_fmt(char *out, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -57,7 +42,7 @@ static void path_fmt(char *out, size_t len, const char *fmt, ...)
 }
 
 /* Reads @dir/@name into @buf without its newline; 0 or -errno. */
-static int read_text(const char *dir, const char *name, char *buf, size_t len)
+int read_text(const char *dir, const char *name, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -78,7 +63,7 @@ static int read_text(const char *dir, const char *name, char *buf, size_t len)
 }
 
 /* A number, or "none" (*present false); 0 or -errno. */
-static int read_u64(const char *dir, const char *name, uint64_t *v, bool *present)
+int read_u64(const char *dir, const char *name, uint64_t *v, bool *present)
 {
 	char buf[32], *end;
 	int ret = read_text(dir, name, buf, sizeof(buf));
@@ -106,7 +91,7 @@ static int by_u64(const void *a, const void *b)
 }
 
 /* The numeric names in @dir, sorted; how many, or -errno. */
-static int numeric_entries(const char *dir, uint64_t *ids, int max)
+int numeric_entries(const char *dir, uint64_t *ids, int max)
 {
 	struct dirent *de;
 	char *end;
@@ -203,7 +188,7 @@ static int read_pool(const char *dir, uint64_t index, struct drm_vrampool_pool_s
 }
 
 /* One clients/<id>/ folder; 0 or -errno (gone, most likely). */
-static int read_client(const char *clients, uint64_t id, struct sysfs_client *c)
+int read_client(const char *clients, uint64_t id, struct sysfs_client *c)
 {
 	char dir[PATH_MAX], pools[PATH_MAX], pid[32];
 	uint64_t *idx;
@@ -250,7 +235,7 @@ static int read_client(const char *clients, uint64_t id, struct sysfs_client *c)
 }
 
 /* The device's sysfs folder (/sys/dev/char/M:m/device), from its node. */
-static int device_dir(const char *path, char *out, size_t len)
+int device_dir(const char *path, char *out, size_t len)
 {
 	char link[PATH_MAX], driver[PATH_MAX];
 	struct stat st;
@@ -269,7 +254,7 @@ static int device_dir(const char *path, char *out, size_t len)
 	return strcmp(basename(driver), "vrampool") ? -ENODEV : 0;
 }
 
-static void link_name(const char *dir, const char *name, char *out, size_t len)
+void link_name(const char *dir, const char *name, char *out, size_t len)
 {
 	char link[PATH_MAX], target[PATH_MAX];
 	ssize_t n;
@@ -314,7 +299,7 @@ static void json_client(struct json *j, const struct sysfs_client *c)
 }
 
 /* The backend name vrampool_backend_name() gives, from the device's bus. */
-static const char *backend_of(const char *bus)
+const char *backend_of(const char *bus)
 {
 	if (!strcmp(bus, "platform"))
 		return vrampool_backend_name(VRAMPOOL_BACKEND_EMULATED);
