@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -324,7 +325,7 @@ static void storm_free(int fd, struct storm_live *live, int *n, int i, struct st
 static void storm_child(const struct vp_device *dev, int k, time_t end, int report, int go)
 {
 	struct drm_vrampool_pool_entry layouts[2][2] = {
-		{ vp_sliced(SLICED_PAGE, SLICE, VP_ABSENT), vp_exclusive(0, VP_ABSENT) },
+		{ vp_sliced(SLICED_PAGE, SLICE, VP_ABSENT), vp_exclusive(64 * MiB, VP_ABSENT) },
 		{ vp_sliced(4 * MiB, 256 * KiB, VP_ABSENT), vp_direct(VP_ABSENT) },
 	};
 	struct storm_live *live = calloc(STORM_LIVE, sizeof(*live));
@@ -337,9 +338,9 @@ static void storm_child(const struct vp_device *dev, int k, time_t end, int repo
 	if (fd < 0 || !live)
 		_exit(2);
 	while (time(NULL) < end) {
-		unsigned int op = rand_r(&rnd) % 16;
+		unsigned int op = rand_r(&rnd) % 64;
 
-		if (op < 9 && n < STORM_LIVE) {
+		if (op < 36 && n < STORM_LIVE) {
 			struct storm_live *l = &live[n];
 
 			l->size = storm_size(&rnd);
@@ -352,6 +353,8 @@ static void storm_child(const struct vp_device *dev, int k, time_t end, int repo
 				continue;
 			}
 			if (ret) {
+				fprintf(stderr, "# storm client %d: ALLOC(%" PRIu64 "): %s, code %u\n",
+					k, l->size, strerror(-ret), l->a.error.code);
 				r.bad++;
 				continue;
 			}
@@ -359,14 +362,18 @@ static void storm_child(const struct vp_device *dev, int k, time_t end, int repo
 			if (edges(fd, &l->a, l->size, l->seed, true))
 				r.bad++;
 			n++;
-		} else if (op < 15 && n) {
+		} else if (op < 63 && n) {
 			storm_free(fd, live, &n, rand_r(&rnd) % n, &r);
-		} else {
+		} else if (op == 63) {
 			/* An install: the dynamic pools must be empty first. */
 			while (n)
 				storm_free(fd, live, &n, n - 1, &r);
-			if (vp_install_list(fd, layouts[r.installs % 2], 2, NULL))
+			ret = vp_install_list(fd, layouts[r.installs % 2], 2, NULL);
+			if (ret) {
+				fprintf(stderr, "# storm client %d: POOL_INSTALL: %s\n", k,
+					strerror(-ret));
 				r.bad++;
+			}
 			r.installs++;
 		}
 	}
