@@ -190,10 +190,10 @@ static int route_reclaiming(struct vrampool_client *client, struct drm_vrampool_
 			break;
 		/* Other threads of the file may have allocated meanwhile. */
 		ret = check_allocation_limit(client, args);
-		if (ret)
-			return ret;
-		client->quota_refused = 0;
-		ret = route(client, args->size, args->flags, a, &args->error);
+		if (!ret) {
+			client->quota_refused = 0;
+			ret = route(client, args->size, args->flags, a, &args->error);
+		}
 	} while (ret == -ENOSPC && !args->error.code);
 	return ret;
 }

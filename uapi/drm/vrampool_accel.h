@@ -533,7 +533,8 @@ struct drm_vrampool_pool_query {
  * page. A request that needs a new page at the page limit first runs an
  * explicit cleanup of the client's pools, as for exhausted VRAM, and fails
  * only if the client still holds that many pages. Freeing makes room
- * again.
+ * again. The kernel memory of allocations, pages and pools is charged to
+ * the memory cgroup of the task that makes them.
  *
  * A device may also limit the VRAM one client holds: its sysfs file
  * ``vram_quota`` (bytes, 0 for none; root may write it, and its default is
@@ -554,8 +555,7 @@ struct drm_vrampool_pool_query {
  * tries again after each; only when no other client has a free page left
  * does the request fail with %DRM_VRAMPOOL_ERR_OUT_OF_MEMORY. What others
  * took from a client is in its fdinfo (``vrampool-reclaimed-bytes``,
- * ``vrampool-reclaimed-pages``) and sysfs. The kernel memory of allocations, pages and pools is charged to
- * the memory cgroup of the task that makes them.
+ * ``vrampool-reclaimed-pages``) and sysfs.
  *
  * The answer names the allocation by an opaque @handle, valid in this open
  * file only (and in the files that share it through dup() or fork(): they
