@@ -41,13 +41,27 @@
  *   cleanup release free buffers in slot order.
  *
  * Free single-allocation pages live in &vrampool_pool.free_tree, sorted in
- * the type's reuse order: a free takes O(log n), a buffer pool finds its
- * free buffer of a size in O(log n), and an exclusive pool visits free
- * pages only until the first that fits, as sliced first fit visits pages.
- * They are also marked %VRAMPOOL_PAGE_FREE in &vrampool_pool.pages, for the
- * walks in index order that skip the busy pages (direct reclaim).
+ * the type's reuse order, each subtree knowing its largest page: a free
+ * takes O(log n), a buffer pool finds its free buffer of a size in
+ * O(log n), and an exclusive pool finds the first free page in its order
+ * that fits in O(log n) too (vrampool_pool_first_fit()). They are also
+ * marked %VRAMPOOL_PAGE_FREE in &vrampool_pool.pages, for the walks in
+ * index order that skip the busy pages (direct reclaim).
  */
 
+/**
+ * DOC: teardown
+ *
+ * Every walk over a pool's pages or a client's allocations visits each once
+ * (no insertion in order walks a list), and calls cond_resched() between
+ * items: a client may hold millions. postclose does no free-page upkeep: it
+ * drops each allocation (vrampool_pool_drop(), which only takes a slice out
+ * of its page) and then destroys the pools, releasing every page in one
+ * pass.
+ */
+
+#include <linux/rbtree_augmented.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <kunit/visibility.h>
 
@@ -104,15 +118,18 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_create);
 
 /**
  * vrampool_pool_destroy() - release a pool's pages and free it
- * @pool: a pool with no live allocation left
+ * @pool: a pool with no live allocation left, or whose live allocations
+ *	  were dropped (vrampool_pool_drop())
  */
 void vrampool_pool_destroy(struct vrampool_pool *pool)
 {
 	struct vrampool_pool_page *ppage;
 	unsigned long index;
 
-	xa_for_each(&pool->pages, index, ppage)
+	xa_for_each(&pool->pages, index, ppage) {
 		vrampool_pool_page_release(ppage);
+		cond_resched();
+	}
 	xa_destroy(&pool->pages);
 	xa_destroy(&pool->sizes);
 	kvfree(pool->vacant);
@@ -197,6 +214,20 @@ err_free:
 	return ERR_PTR(ret);
 }
 
+static struct vrampool_pool_page *free_page_of(struct rb_node *node)
+{
+	return rb_entry(node, struct vrampool_pool_page, free_node);
+}
+
+static u64 free_page_size(const struct vrampool_pool_page *ppage)
+{
+	return ppage->size;
+}
+
+/* Keeps &vrampool_pool_page.free_max, the largest page size of each subtree. */
+RB_DECLARE_CALLBACKS_MAX(static, free_tree_augment, struct vrampool_pool_page, free_node,
+			 u64, free_max, free_page_size)
+
 /* Take a page out of the free tree (and its mark), if it is there. */
 static void free_tree_remove(struct vrampool_pool_page *ppage)
 {
@@ -204,18 +235,57 @@ static void free_tree_remove(struct vrampool_pool_page *ppage)
 
 	if (RB_EMPTY_NODE(&ppage->free_node))
 		return;
-	rb_erase_cached(&ppage->free_node, &pool->free_tree);
+	rb_erase_augmented_cached(&ppage->free_node, &pool->free_tree, &free_tree_augment);
 	RB_CLEAR_NODE(&ppage->free_node);
 	xa_clear_mark(&pool->pages, ppage->index, VRAMPOOL_PAGE_FREE);
 }
 
 static bool free_tree_less(struct rb_node *a, const struct rb_node *b)
 {
-	const struct vrampool_pool_page *pa = rb_entry(a, struct vrampool_pool_page, free_node);
-	const struct vrampool_pool_page *pb = rb_entry(b, struct vrampool_pool_page, free_node);
+	const struct vrampool_pool_page *pa = free_page_of(a);
+	const struct vrampool_pool_page *pb = rb_entry(b, const struct vrampool_pool_page,
+						       free_node);
 
 	return pa->pool->ops->free_before(pa, pb);
 }
+
+/* Put a free page into the free tree, at its place in the type's order. */
+static void free_tree_insert(struct vrampool_pool_page *ppage)
+{
+	ppage->free_max = ppage->size;
+	rb_add_augmented_cached(&ppage->free_node, &ppage->pool->free_tree, free_tree_less,
+				&free_tree_augment);
+}
+
+/**
+ * vrampool_pool_first_fit() - the first free page, in reuse order, that fits a size
+ * @pool: a pool of single-allocation pages
+ * @size: the bytes the page must hold at least
+ *
+ * The page a walk of &vrampool_pool.free_tree from its first page would
+ * stop at, found in O(log n): a subtree whose largest page is too small is
+ * skipped whole, and a left subtree with a page that fits holds the first.
+ *
+ * Return: the page, or NULL if no free page holds @size bytes.
+ */
+struct vrampool_pool_page *vrampool_pool_first_fit(struct vrampool_pool *pool, u64 size)
+{
+	struct rb_node *node = pool->free_tree.rb_root.rb_node;
+	struct vrampool_pool_page *ppage;
+
+	while (node && free_page_of(node)->free_max >= size) {
+		ppage = free_page_of(node);
+		if (node->rb_left && free_page_of(node->rb_left)->free_max >= size) {
+			node = node->rb_left;
+			continue;
+		}
+		if (ppage->size >= size)
+			return ppage;
+		node = node->rb_right;
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_first_fit);
 
 /**
  * vrampool_pool_page_release() - give a page with no live allocation back
@@ -275,7 +345,7 @@ void vrampool_pool_page_put_back(struct vrampool_alloc *a)
 
 	ppage->alloc = NULL;
 	ppage->live = 0;
-	rb_add_cached(&ppage->free_node, &pool->free_tree, free_tree_less);
+	free_tree_insert(ppage);
 	xa_set_mark(&pool->pages, ppage->index, VRAMPOOL_PAGE_FREE);
 }
 
@@ -291,8 +361,10 @@ void vrampool_pool_release_free_pages(struct vrampool_pool *pool)
 	struct vrampool_pool_page *ppage;
 	unsigned long index;
 
-	xa_for_each_marked(&pool->pages, index, ppage, VRAMPOOL_PAGE_FREE)
+	xa_for_each_marked(&pool->pages, index, ppage, VRAMPOOL_PAGE_FREE) {
 		vrampool_pool_page_release(ppage);
+		cond_resched();
+	}
 }
 
 static int buffer_size_cmp(const void *key, const struct rb_node *node)
@@ -465,6 +537,20 @@ void vrampool_pool_free(struct vrampool_alloc *a)
 	a->pool->ops->free(a);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free);
+
+/**
+ * vrampool_pool_drop() - forget a live allocation of a pool about to be destroyed
+ * @a: the allocation, which the caller then frees
+ *
+ * Keeps no accounting and no free-page order, for postclose (DOC: teardown):
+ * only what vrampool_pool_destroy() needs undone, a slice in its page, is.
+ */
+void vrampool_pool_drop(struct vrampool_alloc *a)
+{
+	if (a->pool->ops->drop)
+		a->pool->ops->drop(a);
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_drop);
 
 /**
  * vrampool_pool_cleanup() - give free pages back to the device

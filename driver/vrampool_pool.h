@@ -84,6 +84,11 @@ struct vrampool_pool_page {
 	 * &vrampool_pool.free_tree while free, else cleared (RB_EMPTY_NODE())
 	 */
 	struct rb_node free_node;
+	/**
+	 * @free_max: single-allocation pages, while free: the largest page
+	 * size in its subtree of &vrampool_pool.free_tree
+	 */
+	u64 free_max;
 };
 
 /**
@@ -168,7 +173,8 @@ struct vrampool_pool {
 	u32 next_index;
 	/**
 	 * @free_tree: the free single-allocation pages, in the order the type
-	 * reuses them (&vrampool_pool_ops.free_before)
+	 * reuses them (&vrampool_pool_ops.free_before), each subtree augmented
+	 * with its largest page size (&vrampool_pool_page.free_max)
 	 */
 	struct rb_root_cached free_tree;
 	/**
@@ -207,6 +213,7 @@ bool vrampool_pool_accepts(const struct vrampool_pool *pool, u64 size);
 int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 			bool *full);
 void vrampool_pool_free(struct vrampool_alloc *a);
+void vrampool_pool_drop(struct vrampool_alloc *a);
 void vrampool_pool_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
 bool vrampool_pool_has_size(struct vrampool_pool *pool, u64 size);
 u64 vrampool_pool_capacity(const struct vrampool_pool *pool);

@@ -38,6 +38,11 @@ struct vrampool_pool_ops {
 	/** @free: take @a out of its page; its accounting is already undone */
 	void (*free)(struct vrampool_alloc *a);
 	/**
+	 * @drop: optional: undo what of @a the pool's destruction cannot,
+	 * for a pool about to be destroyed with @a live (vrampool_pool_drop())
+	 */
+	void (*drop)(struct vrampool_alloc *a);
+	/**
 	 * @cleanup: give free pages back: all of them when @explicit, else
 	 * the periodic pass at the client's allocation count @alloc_nr
 	 */
@@ -102,6 +107,8 @@ static inline struct vrampool_pool_page *vrampool_pool_next_free(struct vrampool
 
 	return node ? rb_entry(node, struct vrampool_pool_page, free_node) : NULL;
 }
+
+struct vrampool_pool_page *vrampool_pool_first_fit(struct vrampool_pool *pool, u64 size);
 
 extern const struct vrampool_pool_ops vrampool_pool_sliced_ops;
 extern const struct vrampool_pool_ops vrampool_pool_exclusive_ops;

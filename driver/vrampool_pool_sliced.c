@@ -13,6 +13,8 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/sched.h>
+
 #include "vrampool_pool_internal.h"
 
 /*
@@ -120,6 +122,7 @@ static void sliced_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_
 	list_for_each_entry_safe(ppage, next, &pool->by_age, age_link) {
 		if (!ppage->live)
 			vrampool_pool_page_release(ppage);
+		cond_resched();
 	}
 }
 
@@ -144,6 +147,7 @@ const struct vrampool_pool_ops vrampool_pool_sliced_ops = {
 	.accepts = sliced_accepts,
 	.alloc = sliced_alloc,
 	.free = sliced_free,
+	.drop = sliced_free,
 	.cleanup = sliced_cleanup,
 	.capacity = sliced_capacity,
 	.page_init = sliced_page_init,
