@@ -163,9 +163,13 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 	if (ret)
 		goto err_free;
 
-	/* Reserve the handle first: nothing to undo in the pools if it fails. */
-	ret = xa_alloc(&client->handles, &handle, NULL, xa_limit_32b, GFP_KERNEL);
-	if (ret)
+	/*
+	 * Reserve the handle first: nothing to undo in the pools if it fails.
+	 * Cyclic, so that a handle just freed is not handed out again at once.
+	 */
+	ret = xa_alloc_cyclic(&client->handles, &handle, NULL, xa_limit_32b,
+			      &client->next_handle, GFP_KERNEL);
+	if (ret < 0)
 		goto err_unlock;
 
 	ret = client_alloc(client, args, a);
@@ -174,7 +178,11 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 
 	a->handle = handle;
 	/* Into the slot reserved above: allocates nothing, so cannot fail. */
-	xa_store(&client->handles, handle, a, GFP_KERNEL);
+	ret = xa_err(xa_store(&client->handles, handle, a, GFP_KERNEL));
+	if (WARN_ON_ONCE(ret)) {
+		vrampool_pool_free(a);
+		goto err_release_handle;
+	}
 	alloc_answer(args, a);
 	mutex_unlock(&client->lock);
 	return 0;
@@ -194,7 +202,9 @@ err_free:
  * @data: a &struct drm_vrampool_free
  * @file: the client
  *
- * Return: 0; -ENOENT for a handle this file does not own; -EINVAL.
+ * Return: 0; -ENOENT for a handle this file does not own (or no longer:
+ * handles are not reused at once, so a stale FREE finds nothing); -EINVAL;
+ * -EINTR only when the task is being killed.
  */
 int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
@@ -206,12 +216,15 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 	if (vrampool_ioctl_check(vdev, args->flags || args->reserved))
 		return -EINVAL;
 
-	scoped_guard(mutex, &client->lock) {
-		a = xa_erase(&client->handles, args->handle);
-		if (!a)
-			return -ENOENT;
+	/* Killable: a reader of the pools need not wait in D state (DOC: Locking). */
+	if (mutex_lock_killable(&client->lock))
+		return -EINTR;
+	a = xa_erase(&client->handles, args->handle);
+	if (a)
 		vrampool_pool_free(a);
-	}
+	mutex_unlock(&client->lock);
+	if (!a)
+		return -ENOENT;
 	kfree(a);
 	return 0;
 }
@@ -222,7 +235,7 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
  * @data: a &struct drm_vrampool_cleanup
  * @file: the client
  *
- * Return: 0 or -EINVAL.
+ * Return: 0, -EINVAL, or -EINTR only when the task is being killed.
  */
 int vrampool_cleanup_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
@@ -233,8 +246,10 @@ int vrampool_cleanup_ioctl(struct drm_device *drm, void *data, struct drm_file *
 	if (vrampool_ioctl_check(vdev, args->flags || args->pad || args->reserved))
 		return -EINVAL;
 
-	guard(mutex)(&client->lock);
+	if (mutex_lock_killable(&client->lock))
+		return -EINTR;
 	vrampool_client_cleanup(client);
+	mutex_unlock(&client->lock);
 	return 0;
 }
 
@@ -244,7 +259,7 @@ int vrampool_cleanup_ioctl(struct drm_device *drm, void *data, struct drm_file *
  * @data: a &struct drm_vrampool_persistent_mode
  * @file: the client
  *
- * Return: 0 or -EINVAL.
+ * Return: 0, -EINVAL, or -EINTR only when the task is being killed.
  */
 int vrampool_set_persistent_mode_ioctl(struct drm_device *drm, void *data,
 				       struct drm_file *file)
@@ -258,10 +273,11 @@ int vrampool_set_persistent_mode_ioctl(struct drm_device *drm, void *data,
 				 args->mode > DRM_VRAMPOOL_PERSISTENT_ENFORCED))
 		return -EINVAL;
 
-	scoped_guard(mutex, &client->lock) {
-		old = client->persistent_mode;
-		client->persistent_mode = args->mode;
-	}
+	if (mutex_lock_killable(&client->lock))
+		return -EINTR;
+	old = client->persistent_mode;
+	client->persistent_mode = args->mode;
+	mutex_unlock(&client->lock);
 	args->mode = old;
 	return 0;
 }

@@ -42,6 +42,11 @@ struct vrampool_client {
 	struct vrampool_pool *persistent;
 	/** @handles: allocation handles, from 1 */
 	struct xarray handles;
+	/**
+	 * @next_handle: where the cyclic search for a new handle starts: after
+	 * the last one handed out, so that a freed handle is not reused at once
+	 */
+	u32 next_handle;
 	/** @backing: gives pool pages VRAM buffer objects mapped for @file */
 	struct vrampool_backing backing;
 	/** @generation: bumped by every install, under @sysfs_lock and @lock */
