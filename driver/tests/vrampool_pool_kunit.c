@@ -1251,7 +1251,8 @@ static void exclusive_first_fit_is_the_walk(struct kunit *test)
 				checked++;
 			}
 		}
-		KUNIT_ASSERT_PTR_EQ(test, vrampool_pool_first_fit(pool, 0), walk_first_fit(pool, 0));
+		KUNIT_ASSERT_PTR_EQ(test, vrampool_pool_first_fit(pool, 0),
+				    walk_first_fit(pool, 0));
 		KUNIT_ASSERT_NULL(test, vrampool_pool_first_fit(pool, SZ_1M + 1));
 	}
 	KUNIT_EXPECT_GT(test, checked, 100);	/* the rounds left free pages to check */
