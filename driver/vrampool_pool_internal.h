@@ -72,8 +72,9 @@ struct vrampool_pool_ops {
 	 */
 	void (*index_put)(struct vrampool_pool_page *ppage);
 	/**
-	 * @free_before: single-allocation types: whether free page @a is
-	 * reused before free page @b (the order of &vrampool_pool.free_tree)
+	 * @free_before: whether page @a of &vrampool_pool.fit_tree comes before
+	 * page @b, in the order the type reuses (single-allocation types) or
+	 * visits (sliced) its pages
 	 */
 	bool (*free_before)(const struct vrampool_pool_page *a, const struct vrampool_pool_page *b);
 };
@@ -85,29 +86,31 @@ struct vrampool_pool_ops {
  * vrampool_pool_first_free() - the free single-allocation page reused first
  * @pool: the pool
  *
- * Return: the first page of &vrampool_pool.free_tree, or NULL; walk on with
+ * Return: the first page of &vrampool_pool.fit_tree, or NULL; walk on with
  * vrampool_pool_next_free().
  */
 static inline struct vrampool_pool_page *vrampool_pool_first_free(struct vrampool_pool *pool)
 {
-	struct rb_node *node = rb_first_cached(&pool->free_tree);
+	struct rb_node *node = rb_first_cached(&pool->fit_tree);
 
-	return node ? rb_entry(node, struct vrampool_pool_page, free_node) : NULL;
+	return node ? rb_entry(node, struct vrampool_pool_page, fit_node) : NULL;
 }
 
 /**
  * vrampool_pool_next_free() - the free page reused after another
  * @ppage: a free single-allocation page
  *
- * Return: the page after @ppage in &vrampool_pool.free_tree, or NULL.
+ * Return: the page after @ppage in &vrampool_pool.fit_tree, or NULL.
  */
 static inline struct vrampool_pool_page *vrampool_pool_next_free(struct vrampool_pool_page *ppage)
 {
-	struct rb_node *node = rb_next(&ppage->free_node);
+	struct rb_node *node = rb_next(&ppage->fit_node);
 
-	return node ? rb_entry(node, struct vrampool_pool_page, free_node) : NULL;
+	return node ? rb_entry(node, struct vrampool_pool_page, fit_node) : NULL;
 }
 
+void vrampool_pool_tree_add(struct vrampool_pool_page *ppage);
+void vrampool_pool_fit_set(struct vrampool_pool_page *ppage, u64 fit);
 struct vrampool_pool_page *vrampool_pool_first_fit(struct vrampool_pool *pool, u64 size);
 
 extern const struct vrampool_pool_ops vrampool_pool_sliced_ops;
