@@ -189,6 +189,8 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 
 err_release_handle:
 	xa_erase(&client->handles, handle);
+	/* Never answered, so free to hand out next: a failure uses up no handle. */
+	client->next_handle = handle;
 err_unlock:
 	mutex_unlock(&client->lock);
 err_free:
