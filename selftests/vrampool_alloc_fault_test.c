@@ -413,8 +413,8 @@ static int free_succeeded(void *p, char *why, size_t len)
 		return -1;
 	ret = vp_alloc(c->fd, c->size, 0, &c->a);
 	if (ret || c->a.handle != c->victim + 1) {
-		snprintf(why, len, "making it again: %s, handle %u, not %u (handles go on "
-			 "cyclically)", ret ? strerror(-ret) : "ok", c->a.handle, c->victim + 1);
+		snprintf(why, len, "making it again: %s, handle %u, not the next one, %u",
+			 ret ? strerror(-ret) : "ok", c->a.handle, c->victim + 1);
 		return -1;
 	}
 	c->victim = c->a.handle;
