@@ -265,6 +265,7 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 	struct vrampool_client *client = file->driver_priv;
 	struct drm_vrampool_alloc *args = data;
 	struct vrampool_alloc pageless = {}, *a = &pageless;
+	void *entry;
 	u32 handle;
 	int ret;
 
@@ -297,9 +298,13 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 	if (ret)
 		goto err_unlock;
 
-	/* Reserve the handle first: nothing to undo in the pools if it fails. */
-	ret = xa_alloc(&client->handles, &handle, NULL, xa_limit_32b, GFP_KERNEL);
-	if (ret)
+	/*
+	 * Reserve the handle first: nothing to undo in the pools if it fails.
+	 * Cyclic, so that a handle just freed is not handed out again at once.
+	 */
+	ret = xa_alloc_cyclic(&client->handles, &handle, NULL, xa_limit_32b,
+			      &client->next_handle, GFP_KERNEL);
+	if (ret < 0)
 		goto err_unlock;
 
 	ret = client_alloc(client, args, a);
@@ -308,8 +313,12 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 
 	a->handle = handle;
 	/* Into the slot reserved above: allocates nothing, so cannot fail. */
-	xa_store(&client->handles, handle, a == &pageless ? xa_mk_value(a->pool->index) : a,
-		 GFP_KERNEL);
+	entry = a == &pageless ? xa_mk_value(a->pool->index) : a;
+	ret = xa_err(xa_store(&client->handles, handle, entry, GFP_KERNEL));
+	if (WARN_ON_ONCE(ret)) {
+		vrampool_pool_free(a);
+		goto err_release_handle;
+	}
 	client->allocations++;
 	alloc_answer(args, a);
 	mutex_unlock(&client->lock);
@@ -317,6 +326,8 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 
 err_release_handle:
 	xa_erase(&client->handles, handle);
+	/* Never answered, so free to hand out next: a failure uses up no handle. */
+	client->next_handle = handle;
 err_unlock:
 	mutex_unlock(&client->lock);
 err_free:
@@ -331,7 +342,9 @@ err_free:
  * @data: a &struct drm_vrampool_free
  * @file: the client
  *
- * Return: 0; -ENOENT for a handle this file does not own; -EINVAL.
+ * Return: 0; -ENOENT for a handle this file does not own (or no longer:
+ * handles are not reused at once, so a stale FREE finds nothing); -EINVAL;
+ * -EINTR only when the task is being killed.
  */
 int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
@@ -343,17 +356,21 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 	if (vrampool_ioctl_check(vdev, args->flags || args->reserved))
 		return -EINVAL;
 
-	guard(mutex)(&client->lock);
+	/* Killable: a reader of the pools need not wait in D state (DOC: Locking). */
+	if (mutex_lock_killable(&client->lock))
+		return -EINTR;
 	/*
 	 * A handle reserved by an ALLOC still under way loads as NULL; erasing
 	 * it would drop the reservation while that ALLOC, reclaiming without
 	 * the client lock, still counts on it.
 	 */
-	if (!xa_load(&client->handles, args->handle))
-		return -ENOENT;
-	entry = xa_erase(&client->handles, args->handle);
-	vrampool_alloc_entry_free(client, entry);
-	return 0;
+	entry = xa_load(&client->handles, args->handle);
+	if (entry) {
+		xa_erase(&client->handles, args->handle);
+		vrampool_alloc_entry_free(client, entry);
+	}
+	mutex_unlock(&client->lock);
+	return entry ? 0 : -ENOENT;
 }
 
 /**
@@ -362,7 +379,7 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
  * @data: a &struct drm_vrampool_cleanup
  * @file: the client
  *
- * Return: 0 or -EINVAL.
+ * Return: 0, -EINVAL, or -EINTR only when the task is being killed.
  */
 int vrampool_cleanup_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
@@ -373,8 +390,10 @@ int vrampool_cleanup_ioctl(struct drm_device *drm, void *data, struct drm_file *
 	if (vrampool_ioctl_check(vdev, args->flags || args->pad || args->reserved))
 		return -EINVAL;
 
-	guard(mutex)(&client->lock);
+	if (mutex_lock_killable(&client->lock))
+		return -EINTR;
 	vrampool_client_cleanup(client);
+	mutex_unlock(&client->lock);
 	return 0;
 }
 
@@ -384,7 +403,7 @@ int vrampool_cleanup_ioctl(struct drm_device *drm, void *data, struct drm_file *
  * @data: a &struct drm_vrampool_persistent_mode
  * @file: the client
  *
- * Return: 0 or -EINVAL.
+ * Return: 0, -EINVAL, or -EINTR only when the task is being killed.
  */
 int vrampool_set_persistent_mode_ioctl(struct drm_device *drm, void *data,
 				       struct drm_file *file)
@@ -398,10 +417,11 @@ int vrampool_set_persistent_mode_ioctl(struct drm_device *drm, void *data,
 				 args->mode > DRM_VRAMPOOL_PERSISTENT_ENFORCED))
 		return -EINVAL;
 
-	scoped_guard(mutex, &client->lock) {
-		old = client->persistent_mode;
-		client->persistent_mode = args->mode;
-	}
+	if (mutex_lock_killable(&client->lock))
+		return -EINTR;
+	old = client->persistent_mode;
+	client->persistent_mode = args->mode;
+	mutex_unlock(&client->lock);
 	args->mode = old;
 	return 0;
 }

@@ -14,11 +14,13 @@
 #include <linux/cleanup.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include <drm/drm_device.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_print.h>
@@ -119,8 +121,8 @@ static u64 client_vram(struct vrampool_client *client)
  * The client starts with the device's default layout, an empty persistent
  * pool and no allocation.
  *
- * Return: 0, -ENOMEM, or the error that kept its sysfs folder from being
- * made.
+ * Return: 0; -ENODEV once the device is unplugged; -ENOMEM, or the error
+ * that kept its sysfs folder from being made.
  */
 int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 {
@@ -129,11 +131,15 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	};
 	struct vrampool_device *vdev = to_vrampool_device(drm);
 	struct vrampool_client *client;
-	int ret;
+	int idx, ret;
 
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+
+	ret = -ENOMEM;
 	client = kzalloc(sizeof(*client), GFP_KERNEL_ACCOUNT);
 	if (!client)
-		return -ENOMEM;
+		goto err_exit;
 
 	client->vdev = vdev;
 	client->file = file;
@@ -165,6 +171,7 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	atomic_inc(&vdev->client_count);
 
 	file->driver_priv = client;
+	drm_dev_exit(idx);
 	return 0;
 
 err_pool_set:
@@ -175,6 +182,8 @@ err_free:
 	mutex_destroy(&client->sysfs_lock);
 	mutex_destroy(&client->lock);
 	kfree(client);
+err_exit:
+	drm_dev_exit(idx);
 	return ret;
 }
 
@@ -183,8 +192,9 @@ err_free:
  * @drm: the device
  * @file: the closed file
  *
- * Frees every allocation and pool the client owned; their VRAM goes back
- * to the device (pages still mapped go when they are unmapped).
+ * Frees every allocation and pool the client owned, in time linear in
+ * their number; their VRAM goes back to the device (pages still mapped go
+ * when they are unmapped).
  */
 void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 {
@@ -198,8 +208,17 @@ void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 		list_del(&client->link);
 	atomic_dec(&vdev->client_count);
 
-	xa_for_each(&client->handles, handle, entry)
-		vrampool_alloc_entry_free(client, entry);
+	/*
+	 * No free-page upkeep for pools about to go (DOC: teardown); a
+	 * page-less entry (DOC: handle entries) holds nothing to drop.
+	 */
+	xa_for_each(&client->handles, handle, entry) {
+		if (!xa_is_value(entry)) {
+			vrampool_pool_drop(entry);
+			kfree(entry);
+		}
+		cond_resched();
+	}
 	xa_destroy(&client->handles);
 
 	vrampool_pool_set_destroy(client->pool_set);
@@ -263,12 +282,14 @@ void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	struct drm_memory_stats stats = {};
 	u64 reclaimed_bytes, reclaimed_pages;
 
-	scoped_guard(mutex, &client->lock) {
-		stats.private = client_vram(client);
-		stats.purgeable = vrampool_client_purgeable(client);
-		reclaimed_bytes = client->reclaimed_bytes;
-		reclaimed_pages = client->reclaimed_pages;
-	}
+	/* A reader that is killed prints nothing rather than wait on. */
+	if (mutex_lock_killable(&client->lock))
+		return;
+	stats.private = client_vram(client);
+	stats.purgeable = vrampool_client_purgeable(client);
+	reclaimed_bytes = client->reclaimed_bytes;
+	reclaimed_pages = client->reclaimed_pages;
+	mutex_unlock(&client->lock);
 	stats.resident = stats.private;
 	drm_print_memory_stats(p, &stats, DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_PURGEABLE,
 			       "vram");
@@ -360,10 +381,13 @@ static int client_install_test(struct vrampool_client *client,
 	return ret;
 }
 
-static u64 client_generation(struct vrampool_client *client)
+static int client_generation(struct vrampool_client *client, u64 *generation)
 {
-	guard(mutex)(&client->lock);
-	return client->generation;
+	if (mutex_lock_killable(&client->lock))
+		return -EINTR;
+	*generation = client->generation;
+	mutex_unlock(&client->lock);
+	return 0;
 }
 
 static int install_refuse(struct vrampool_device *vdev,
@@ -498,7 +522,9 @@ int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_f
 
 	memset(&args->error, 0, sizeof(args->error));
 	args->num_pools = 0;
-	args->generation = client_generation(client);
+	ret = client_generation(client, &args->generation);
+	if (ret)
+		return ret;
 
 	ret = install_check_args(vdev, args);
 	if (ret)
@@ -535,19 +561,19 @@ static void pool_status_fill(const struct vrampool_pool *pool,
 /*
  * Fills in @args and, when its size is that of the answer, *@out with the
  * status of every pool (for the caller to copy out and kvfree()); else
- * *@out stays NULL and @args->size says what the size must be.
+ * *@out stays NULL and @args->size says what the size must be. The client
+ * is locked.
  */
-static int query_fill(struct vrampool_device *vdev, struct vrampool_client *client,
-		      struct drm_vrampool_pool_query *args,
-		      struct drm_vrampool_pool_status **out)
+static int query_fill_locked(struct vrampool_device *vdev, struct vrampool_client *client,
+			     struct drm_vrampool_pool_query *args,
+			     struct drm_vrampool_pool_status **out)
 {
 	struct vrampool_pool_set *set;
 	struct drm_vrampool_pool_status *status;
 	u32 i, size;
 	int ret = 0;
 
-	*out = NULL;
-	guard(mutex)(&client->lock);
+	lockdep_assert_held(&client->lock);
 	set = client->pool_set;
 	size = (set->count + 1) * sizeof(*status);
 	args->generation = client->generation;
@@ -569,6 +595,21 @@ static int query_fill(struct vrampool_device *vdev, struct vrampool_client *clie
 	pool_status_fill(client->persistent, &status[i]);
 	*out = status;
 	return 0;
+}
+
+/* query_fill_locked() under the client lock, killable (DOC: Locking). */
+static int query_fill(struct vrampool_device *vdev, struct vrampool_client *client,
+		      struct drm_vrampool_pool_query *args,
+		      struct drm_vrampool_pool_status **out)
+{
+	int ret;
+
+	*out = NULL;
+	if (mutex_lock_killable(&client->lock))
+		return -EINTR;
+	ret = query_fill_locked(vdev, client, args, out);
+	mutex_unlock(&client->lock);
+	return ret;
 }
 
 /**

@@ -49,6 +49,11 @@ struct vrampool_client {
 	u32 allocations;
 	/** @pages: pages of all its pools, at most the module's max_pages */
 	u32 pages;
+	/**
+	 * @next_handle: where the cyclic search for a new handle starts: after
+	 * the last one handed out, so that a freed handle is not reused at once
+	 */
+	u32 next_handle;
 	/** @backing: gives pool pages VRAM buffer objects mapped for @file */
 	struct vrampool_backing backing;
 	/** @generation: bumped by every install, under @sysfs_lock and @lock */

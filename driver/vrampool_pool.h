@@ -40,7 +40,7 @@ struct vrampool_backing {
  *
  * Sliced pools carve a page into slices (@mm). The other types (exclusive,
  * direct and persistent) put one allocation in each page (@alloc) and keep
- * their free pages in &vrampool_pool.free_tree: "single-allocation pages"
+ * their free pages in &vrampool_pool.fit_tree: "single-allocation pages"
  * below.
  */
 struct vrampool_pool_page {
@@ -81,10 +81,18 @@ struct vrampool_pool_page {
 	/** @alloc: single-allocation pages: the allocation it holds, NULL while free */
 	struct vrampool_alloc *alloc;
 	/**
-	 * @free_node: single-allocation pages: its place in
-	 * &vrampool_pool.free_tree while free, else cleared (RB_EMPTY_NODE())
+	 * @fit_node: its place in &vrampool_pool.fit_tree: single-allocation
+	 * pages while free, sliced pages always; else cleared (RB_EMPTY_NODE())
 	 */
-	struct rb_node free_node;
+	struct rb_node fit_node;
+	/**
+	 * @fit: in &vrampool_pool.fit_tree: the largest allocation it can take
+	 * now, its size (free single-allocation page) or its largest hole
+	 * (sliced page)
+	 */
+	u64 fit;
+	/** @fit_max: the largest @fit in its subtree of &vrampool_pool.fit_tree */
+	u64 fit_max;
 };
 
 /**
@@ -158,7 +166,7 @@ struct vrampool_pool {
 	 * marked %VRAMPOOL_PAGE_FREE
 	 */
 	struct xarray pages;
-	/** @by_age: every page, oldest first: the order sliced first fit visits */
+	/** @by_age: every page, oldest first: the order sliced cleanup releases in */
 	struct list_head by_age;
 	/** @pages_made: pages made since the pool was created */
 	u64 pages_made;
@@ -168,10 +176,12 @@ struct vrampool_pool {
 	 */
 	u32 next_index;
 	/**
-	 * @free_tree: the free single-allocation pages, in the order the type
-	 * reuses them (&vrampool_pool_ops.free_before)
+	 * @fit_tree: the pages a new allocation may go into, in the order the
+	 * type visits them (&vrampool_pool_ops.free_before): the free
+	 * single-allocation pages, or every page of a sliced pool; each
+	 * subtree augmented with its largest fit (&vrampool_pool_page.fit_max)
 	 */
-	struct rb_root_cached free_tree;
+	struct rb_root_cached fit_tree;
 	/**
 	 * @vacant: direct pools only: the slots of released buffers, the most
 	 * recently released last; a new buffer takes the last one
@@ -208,6 +218,7 @@ bool vrampool_pool_accepts(const struct vrampool_pool *pool, u64 size);
 int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 			bool *full);
 void vrampool_pool_free(struct vrampool_alloc *a);
+void vrampool_pool_drop(struct vrampool_alloc *a);
 void vrampool_pool_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
 bool vrampool_pool_has_size(struct vrampool_pool *pool, u64 size);
 u64 vrampool_pool_capacity(const struct vrampool_pool *pool);

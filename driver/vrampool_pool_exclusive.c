@@ -14,6 +14,8 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/sched.h>
+
 #include "vrampool_pool_internal.h"
 
 /*
@@ -85,10 +87,7 @@ static int exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool
 	/* Accepted sizes are at most max_alloc_size, which is aligned. */
 	vrampool_pool_effective_size(pool, size, &eff);
 
-	ppage = vrampool_pool_first_free(pool);
-	while (ppage && ppage->size < size)
-		ppage = vrampool_pool_next_free(ppage);
-
+	ppage = vrampool_pool_first_fit(pool, size);
 	if (ppage) {
 		vrampool_pool_page_take(ppage, a, eff);
 		if (ppage->free_count)
@@ -131,6 +130,7 @@ static void exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 all
 		ppage->free_count++;
 		if (explicit || ppage->free_count >= IDLE_CHECKS_TO_RELEASE)
 			vrampool_pool_page_release(ppage);
+		cond_resched();
 	}
 }
 

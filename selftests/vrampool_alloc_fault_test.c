@@ -291,11 +291,15 @@ static int alloc_succeeded(void *p, char *why, size_t len)
 	}
 	if (data_intact(c, why, len))
 		return -1;
+	/* Handles are handed out cyclically: the next success gets the next one. */
+	c->next_handle = c->a.handle + 1;
 	ret = vp_free(c->fd, c->a.handle);
 	if (!ret && c->cleanup_after)
 		ret = vp_cleanup(c->fd);
 	if (!ret && c->cleanup_after && c->witness) {
 		ret = vp_alloc(c->fd, WITNESS_SIZE, 0, &c->a);
+		if (!ret)
+			c->next_handle = c->a.handle + 1;
 		if (!ret)
 			ret = vp_free(c->fd, c->a.handle);
 	}
@@ -347,7 +351,7 @@ TEST_F_TIMEOUT(afault, alloc_making_a_page, VP_FAULT_TIMEOUT)
 	VP_ALLOC_OK(self->fd, WITNESS_SIZE, 0, &w, "the witness");
 	VP_FREE_OK(self->fd, w.handle, "the witness");
 	VP_EXPECT_PAGES(self->fd, 0, "a free witness page", 1, WITNESS_SIZE);
-	c->next_handle = 2;
+	c->next_handle = w.handle + 1;	/* cyclic: not the witness's again */
 
 	c->witness = true;
 	alloc_sweep(_metadata, c, "ALLOC of a new sliced page", 1000, 0, 1, true);
@@ -377,7 +381,7 @@ TEST_F_TIMEOUT(afault, alloc_from_an_existing_page, VP_FAULT_TIMEOUT)
 	VP_ALLOC_OK(self->fd, 1000, 0, &k, "a slice that keeps the page");
 	VP_ALLOC_OK(self->fd, 100 * KiB, 0, &f, "a direct buffer, to be free");
 	VP_FREE_OK(self->fd, f.handle, "the direct buffer");
-	c->next_handle = 2;
+	c->next_handle = f.handle + 1;	/* cyclic: not the buffer's again */
 
 	alloc_sweep(_metadata, c, "ALLOC of a slice in the page", 1000, 0, 0, false);
 	alloc_sweep(_metadata, c, "ALLOC of the free direct buffer", 100 * KiB, 0, 1, false);
@@ -463,11 +467,12 @@ static int free_succeeded(void *p, char *why, size_t len)
 	if (data_intact(c, why, len))
 		return -1;
 	ret = vp_alloc(c->fd, c->size, 0, &c->a);
-	if (ret || c->a.handle != c->victim) {
-		snprintf(why, len, "making it again: %s, handle %u", ret ? strerror(-ret) : "ok",
-			 c->a.handle);
+	if (ret || c->a.handle != c->victim + 1) {
+		snprintf(why, len, "making it again: %s, handle %u, not the next one, %u",
+			 ret ? strerror(-ret) : "ok", c->a.handle, c->victim + 1);
 		return -1;
 	}
+	c->victim = c->a.handle;
 	return 0;
 }
 

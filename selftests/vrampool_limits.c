@@ -270,8 +270,10 @@ static int remake_cached(struct sweep *s, char *why, size_t len)
 	int ret;
 
 	ret = vp_alloc(s->fd, s->cached, 0, &c);
-	if (!ret)
+	if (!ret) {
+		s->want_handle = c.handle + 1;	/* handles are cyclic */
 		ret = vp_free(s->fd, c.handle);
+	}
 	if (ret)
 		snprintf(why, len, "making the cached buffer again: %s", strerror(-ret));
 	return ret ? -1 : 0;
@@ -400,7 +402,7 @@ TEST_F_TIMEOUT(limits, fail_nth_page_at_the_limit, VP_FAULT_TIMEOUT)
 	VP_FREE_OK(self->fd, a.handle, "the cached buffer");
 	VP_EXPECT_PAGES(self->fd, 0, "at the limit, one cached", self->max_pages,
 			(uint64_t)(self->max_pages + 1) * BUF);
-	s.want_handle = self->max_pages;
+	s.want_handle = a.handle + 1;	/* cyclic: not the cached buffer's again */
 	/* The record, the refused page, the page made, its BO. */
 	sweep(_metadata, self, &s, "ALLOC of a page at the page limit", 4);
 	free_all(_metadata, self);

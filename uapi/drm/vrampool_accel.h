@@ -26,6 +26,10 @@ extern "C" {
  * in a field documented "must be zero" fails with -EINVAL, so that those
  * fields can gain a meaning later without breaking old userspace.
  *
+ * Once the device is unbound (unplugged), every ioctl on a file still open
+ * on it fails with -ENODEV, and so does a new open(); closing such a file
+ * still frees everything it owned.
+ *
  * Feature discovery goes through %DRM_IOCTL_VRAMPOOL_GET_PARAM: an unknown
  * parameter fails with -EINVAL, and %DRM_VRAMPOOL_PARAM_ABI_VERSION tells
  * which ioctls and parameters the running driver knows.
@@ -559,7 +563,12 @@ struct drm_vrampool_pool_query {
  *
  * The answer names the allocation by an opaque @handle, valid in this open
  * file only (and in the files that share it through dup() or fork(): they
- * are the same open file), and places it: pool, page, offset in the page,
+ * are the same open file). Handles are never 0 and are handed out
+ * cyclically: a freed handle is not reused at once, but only after every
+ * other 32-bit value has been handed out since (skipping live handles), so
+ * a stale or repeated FREE of a just-freed handle fails with -ENOENT
+ * (%DRM_VRAMPOOL_ERR_NOT_FOUND) rather than freeing another allocation. The
+ * answer also places the allocation: pool, page, offset in the page,
  * the alignment padding after it, and the mmap offset of its page. Map the
  * page with mmap(MAP_SHARED) at @mmap_offset (MAP_PRIVATE is refused with
  * -EINVAL); the allocation starts @offset bytes in. A mapping keeps its
@@ -691,7 +700,9 @@ struct drm_vrampool_alloc {
  * struct drm_vrampool_free - free an allocation
  *
  * Used with %DRM_IOCTL_VRAMPOOL_FREE. Fails with -ENOENT for a handle this
- * file does not own, -EINVAL for non-zero @flags or @reserved.
+ * file does not own, a handle already freed among them (handles are not
+ * reused at once, see DOC: allocations), -EINVAL for non-zero @flags or
+ * @reserved.
  */
 struct drm_vrampool_free {
 	/** @handle: [in] the allocation */
