@@ -593,6 +593,7 @@ u64 vrampool_pool_free_vram(const struct vrampool_pool *pool)
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free_vram);
 
+/**
  * vrampool_pool_drop() - forget a live allocation of a pool about to be destroyed
  * @a: the allocation, which the caller then frees
  *
