@@ -345,10 +345,12 @@ deb:
 
 # The package tier: tests/pkg/pkg_test.sh on this machine (it builds the
 # packages, installs, uses and removes them, and leaves the DKMS-built
-# module for KVER in build/pkg/), then that module in the Debian VM running
-# one kselftest. run-pkg writes the logs, the judges read them.
+# module for KVER and the README's example, built statically, in build/pkg/),
+# then that module in the Debian VM running one kselftest and the example
+# (build/pkg/vm-tests: the kselftests plus those two). run-pkg writes the
+# logs, the judges read them.
 PKG_INITRAMFS := $(VMDIR)/initramfs-pkg.cpio
-PKG_VM_TESTS  ?= vrampool_device_test
+PKG_VM_TESTS  ?= vrampool_device_test vrampool_runtime_example_test.sh
 JUDGE_PKG = $(CHECK_LOG) --label pkg --expected-skips $(SKIPS).host \
 	--result $(PKG_OUT)/result $(PKG_OUT)/pkg.log
 JUDGE_PKG_VM = $(CHECK_LOG) --label pkg-vm --vm --console $(VMDIR)/pkg.console.log \
@@ -360,8 +362,12 @@ run-pkg: setup selftests userspace
 	@VRAMPOOL_PKG_OUT=$(PKG_OUT) VRAMPOOL_KVER=$(KVER) \
 		$(VM)/run-tests.sh -t $(HOST_TEST_TIMEOUT) $(CURDIR)/tests/pkg pkg_test.sh > $(PKG_OUT)/pkg.log
 	@if [ -f $(PKG_OUT)/vrampool.ko ]; then \
+		rm -rf $(PKG_OUT)/vm-tests && cp -a $(SELFTESTS_OUT) $(PKG_OUT)/vm-tests && \
+		cp $(CURDIR)/tests/pkg/vrampool_runtime_example_test.sh $(PKG_OUT)/vm-tests/ && \
+		{ [ ! -f $(PKG_OUT)/vrampool_runtime_example ] || \
+		  cp $(PKG_OUT)/vrampool_runtime_example $(PKG_OUT)/vm-tests/; } && \
 		$(VM)/mkinitramfs.sh -k $(KVER) -o $(PKG_INITRAMFS) -m $(PKG_OUT)/vrampool.ko \
-			-t $(SELFTESTS_OUT) -b $(USER_OUT)/vrampoolctl-static && \
+			-t $(PKG_OUT)/vm-tests -b $(USER_OUT)/vrampoolctl-static && \
 		echo "VM: booting $(KVER) with the DKMS-built module; logs: $(VMDIR)/pkg.log, pkg.console.log" && \
 		$(VM)/run-vm.sh --mode check --name pkg --initrd $(PKG_INITRAMFS) \
 			--tests "$(PKG_VM_TESTS)" --timeout $(VM_TIMEOUT) \

@@ -17,8 +17,10 @@
 #     installs the module for the VM's kernel (VRAMPOOL_KVER); dpkg --purge
 #     removes every trace again.
 #
-# The DKMS-built module is left in $VRAMPOOL_PKG_OUT/vrampool.ko, which the
-# Makefile then loads in the Debian VM to run a kselftest on it.
+# The DKMS-built module is left in $VRAMPOOL_PKG_OUT/vrampool.ko and the
+# example, built statically, in $VRAMPOOL_PKG_OUT/vrampool_runtime_example:
+# the Makefile then loads that module in the Debian VM and runs a kselftest
+# and the example (vrampool_runtime_example_test.sh) on it.
 #
 # Environment: VRAMPOOL_PKG_OUT (work folder, default build/pkg),
 # VRAMPOOL_KVER (default build/kernel/VERSION). Needs root (dpkg), and the
@@ -34,7 +36,7 @@ VERSION=$(cat "$ROOT/VERSION")
 MULTIARCH=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 LOCK=/run/lock/vrampool-pkg-test.lock
 W=$OUT/work
-rm -rf "$W"
+rm -rf "$W" "$OUT/vrampool.ko" "$OUT/vrampool_runtime_example"
 mkdir -p "$W"
 
 n=0
@@ -60,7 +62,7 @@ check() {	# check NAME CMD...: ok when CMD succeeds; its output is the report
 }
 
 echo "TAP version 13"
-echo "1..19"
+echo "1..20"
 
 # --- The one version ------------------------------------------------------------
 changelog=$(cd "$ROOT" && dpkg-parsechangelog -S Version)
@@ -192,6 +194,14 @@ installed_example() {
 }
 check "the README's example builds against the installed packages with pkg-config, links libvrampool.so.1 and runs" \
 	installed_example
+# For the VM, which has no C library: -static takes libvrampool.a.
+static_example() {
+	# shellcheck disable=SC2046 # a list of flags
+	cc -static -Wall -Wextra -Werror -o "$OUT/vrampool_runtime_example" "$W/runtime.c" \
+		$(pkg-config --cflags --libs vrampool)
+}
+check "the README's example links statically against the installed libvrampool.a (for the VM)" \
+	static_example
 
 validate_installed() {
 	/usr/bin/vrampoolctl validate --alignment 256 --max-page-size 128MiB sub-slices > "$W/validate.out" || return 1
@@ -241,5 +251,5 @@ trap - EXIT
 flock -u 9
 
 echo "# $((n - failed)) passed, $failed failed"
-[ "$n" -eq 19 ] || echo "# planned 19, ran $n"
-[ "$failed" -eq 0 ] && [ "$n" -eq 19 ]
+[ "$n" -eq 20 ] || echo "# planned 20, ran $n"
+[ "$failed" -eq 0 ] && [ "$n" -eq 20 ]
