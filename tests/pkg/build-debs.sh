@@ -41,4 +41,4 @@ if grep -q '^E: ' "$OUT/lintian.log"; then
 	echo "build-debs: lintian reports errors (log: $OUT/lintian.log)" >&2
 	exit 1
 fi
-echo "build-debs: $(cd "$OUT" && ls ./*.deb | tr '\n' ' ')"
+echo "build-debs: $(cd "$OUT" && printf '%s ' ./*.deb)"

@@ -123,8 +123,12 @@ objdump -T "$lib" | awk '$NF ~ /^vrampool_/ && $(NF-1) == "VRAMPOOL_1" { print $
 	LC_ALL=C sort -u > "$W/exported"
 check "each of the $(wc -l < "$W/declared") functions of vrampool.h is exported at VRAMPOOL_1 (userspace/libvrampool.map), and no other" \
 	diff -u "$W/declared" "$W/exported"
-check "make uninstall removes every file" \
-	bash -c '"$@" uninstall DESTDIR='"$D"' PREFIX=/usr && test -z "$(find '"$D"' ! -type d)"' _ "${US[@]}"
+uninstalled() {
+	"${US[@]}" uninstall DESTDIR="$D" PREFIX=/usr || return 1
+	files_in "$D"
+	[ -z "$(files_in "$D")" ]
+}
+check "make uninstall removes every file" uninstalled
 
 # A PREFIX install, used as a runtime author would: the installed headers,
 # pkg-config, libdrm-dev's drm.h (no kernel tree, no repository folder).
@@ -225,9 +229,10 @@ dkms_module() {
 }
 check "dkms builds and installs vrampool $VERSION for $KVER" dkms_module
 take_module() {
-	local ko
-	ko=$(ls "$KO_DIR"/vrampool.ko* 2>/dev/null | head -n 1)
-	[ -n "$ko" ] || { echo "nothing in $KO_DIR"; return 1; }
+	local kos ko
+	kos=("$KO_DIR"/vrampool.ko*)
+	ko=${kos[0]}
+	[ -f "$ko" ] || { echo "nothing in $KO_DIR"; return 1; }
 	case $ko in
 	*.xz) xz -dc "$ko" > "$OUT/vrampool.ko" ;;
 	*) cp "$ko" "$OUT/vrampool.ko" ;;
