@@ -104,11 +104,20 @@ static struct vrampool_sysfs_attr *to_vattr(struct kobj_attribute *ka)
 	return container_of(ka, struct vrampool_sysfs_attr, ka);
 }
 
-/*
- * A folder @name under @parent with a file for each of @names (n of them),
- * read by @show, each showing @obj's value of its index; memory charged to
- * the caller's memory cgroup (what the kernel allocates for the kobject and
- * the kernfs nodes is not).
+/**
+ * dir_create() - a folder of files that show one object's values
+ * @parent: where the folder goes
+ * @name: its name
+ * @names: its files' names, @n of them
+ * @n: how many files
+ * @show: what reads them; a file's &vrampool_sysfs_attr tells which value
+ * @obj: what they show
+ *
+ * The folder is a kobject from kobject_create_and_add(); the attributes are
+ * ours, charged to the caller's memory cgroup (what the kernel allocates for
+ * the kobject and the kernfs nodes is not). Remove it with dir_remove().
+ *
+ * Return: the folder, or NULL when out of memory.
  */
 static struct vrampool_sysfs_dir *
 dir_create(struct kobject *parent, const char *name, const char *const *names,
