@@ -22,6 +22,16 @@
 #   make demo           boot the VM and show the devices
 #   make bench          boot the Debian VM once and measure (vrampool_bench_test):
 #                       a table of ratios, and build/bench/result.json
+#   make install        the module (to /lib/modules/KVER/updates/, then depmod),
+#                       libvrampool, its headers and vrampool.pc, vrampoolctl and
+#                       its manual page (under PREFIX, default /usr/local);
+#                       DESTDIR= stages it (no depmod); make uninstall
+#   make dkms-install   the module's source to /usr/src/vrampool-VERSION, then
+#                       dkms add, build, install (make dkms-remove undoes it)
+#   make deb            the Debian packages (dpkg-buildpackage) into build/deb/
+#   make check-pkg      build the packages, install and use them on this machine,
+#                       dkms-build the module for KVER and run a kselftest on it
+#                       in the Debian VM (make check runs it too)
 #   make htmldocs       Documentation/ as HTML in build/htmldocs (Sphinx with the
 #                       kernel's kernel-doc extension)
 #   make vm-shell       boot the VM into an interactive shell (Ctrl-a x quits)
@@ -104,13 +114,17 @@ SHARD_LIST    := $(VMDIR)/debug-shards
 
 RESULTS_DEBUG := $(foreach i,$(SHARDS),$(VMDIR)/debug-$(i).result) \
 	$(VMDIR)/kunit.result $(VMDIR)/canary.result
-RESULTS_ALL   := $(HOST_OUT)/result $(VMDIR)/check.result $(RESULTS_DEBUG)
+PKG_OUT       := $(BUILD)/pkg
+RESULTS_PKG   := $(PKG_OUT)/result $(VMDIR)/pkg.result
+RESULTS_ALL   := $(HOST_OUT)/result $(VMDIR)/check.result $(RESULTS_DEBUG) $(RESULTS_PKG)
 RUNS_DEBUG    := $(foreach i,$(SHARDS),run-debug-$(i)) run-canary
 
 .PHONY: all setup module selftests userspace initramfs \
 	check check-host check-debian check-vm demo vm-shell clean distclean \
 	debug-kernel debug-module debug-canary debug-initramfs check-debug vm-shell-debug \
-	host-tests run-host run-debian run-canary debug-shards bench htmldocs
+	host-tests run-host run-debian run-canary debug-shards bench htmldocs \
+	install install-module install-userspace uninstall dkms-install dkms-remove \
+	deb run-pkg check-pkg
 
 all: module selftests userspace
 
@@ -251,14 +265,16 @@ check-debug:
 check:
 	@rm -f $(RESULTS_ALL)
 	@rc=0; \
-	$(MAKE) -s --no-print-directory -k -j$(words run-host run-debian $(RUNS_DEBUG)) \
-		run-host run-debian $(RUNS_DEBUG) || rc=1; \
+	$(MAKE) -s --no-print-directory -k -j$(words run-host run-debian $(RUNS_DEBUG) run-pkg) \
+		run-host run-debian $(RUNS_DEBUG) run-pkg || rc=1; \
 	$(JUDGE_HOST) --prefix-summary || rc=1; \
 	$(JUDGE_DEBIAN) --prefix-summary || rc=1; \
 	$(JUDGE_DEBUG) \
 	$(JUDGE_KUNIT) --prefix-summary || rc=1; \
 	$(JUDGE_CANARY) --prefix-summary || rc=1; \
-	echo "== total (host + Debian VM + debug VM + KUnit + canary)"; \
+	$(JUDGE_PKG) --prefix-summary || rc=1; \
+	$(JUDGE_PKG_VM) --prefix-summary || rc=1; \
+	echo "== total (host + Debian VM + debug VM + KUnit + canary + packages)"; \
 	$(CHECK_LOG) --sum $(RESULTS_ALL) || rc=1; \
 	exit $$rc
 
@@ -275,6 +291,93 @@ bench: initramfs
 		--timeout $(VM_TIMEOUT) $(if $(VRAMPOOL_ARGS),--args "$(VRAMPOOL_ARGS)") \
 		--append "vrampool.timeout=1800 vrampool.bench=full $(VM_APPEND)" || true
 	@python3 $(VM)/bench-report.py $(VMDIR)/bench.log $(BENCH_OUT)/result.json
+
+# --- Installing and packaging -------------------------------------------------
+
+# The release, written in VERSION alone (userspace/Makefile, debian/rules and
+# the DKMS source tree take it from there; tests/pkg checks debian/changelog).
+VERSION     := $(shell cat $(CURDIR)/VERSION)
+PREFIX      ?= /usr/local
+# The kernel the module is built and installed for: the one `make module`
+# builds for, else the running one.
+INSTALL_KVER ?= $(or $(KVER),$(shell uname -r))
+MODULE_DEST  = $(DESTDIR)/lib/modules/$(INSTALL_KVER)/updates
+# The files of the module's source, as DKMS and the -dkms package get them.
+MODULE_SRC  := Kbuild dkms.conf VERSION driver common uapi
+DKMS_SRC    := /usr/src/vrampool-$(VERSION)
+
+install: install-module install-userspace
+
+install-module:
+	$(MAKE) -C /lib/modules/$(INSTALL_KVER)/build M=$(MODDIR) modules
+	install -D -m 644 $(KO) $(MODULE_DEST)/vrampool.ko
+ifeq ($(DESTDIR),)
+	depmod -a $(INSTALL_KVER)
+else
+	@echo "install: DESTDIR is set: no depmod (run depmod $(INSTALL_KVER) where it is installed)"
+endif
+
+install-userspace:
+	$(MAKE) -C $(CURDIR)/userspace OUT=$(USER_OUT) PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) install
+
+uninstall:
+	rm -f $(MODULE_DEST)/vrampool.ko
+	$(if $(DESTDIR),,depmod -a $(INSTALL_KVER))
+	$(MAKE) -C $(CURDIR)/userspace OUT=$(USER_OUT) PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) uninstall
+
+# DKMS builds the module again for every kernel installed later.
+dkms-install:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cd $(CURDIR) && $(RSYNC_SRC) -R $(MODULE_SRC) $(DKMS_SRC)/
+	sed -i 's/#MODULE_VERSION#/$(VERSION)/' $(DKMS_SRC)/dkms.conf
+	dkms add vrampool/$(VERSION)
+	dkms build vrampool/$(VERSION) -k $(INSTALL_KVER)
+	dkms install vrampool/$(VERSION) -k $(INSTALL_KVER)
+
+dkms-remove:
+	-dkms remove vrampool/$(VERSION) --all
+	rm -rf $(DKMS_SRC)
+
+# The packages: vrampool-dkms, libvrampool1, libvrampool-dev, vrampool-tools.
+deb:
+	@$(CURDIR)/tests/pkg/build-debs.sh $(BUILD)/deb
+
+# The package tier: tests/pkg/pkg_test.sh on this machine (it builds the
+# packages, installs, uses and removes them, and leaves the DKMS-built
+# module for KVER and the README's example, built statically, in build/pkg/),
+# then that module in the Debian VM running one kselftest and the example
+# (build/pkg/vm-tests: the kselftests plus those two). run-pkg writes the
+# logs, the judges read them.
+PKG_INITRAMFS := $(VMDIR)/initramfs-pkg.cpio
+PKG_VM_TESTS  ?= vrampool_device_test vrampool_runtime_example_test.sh
+JUDGE_PKG = $(CHECK_LOG) --label pkg --expected-skips $(SKIPS).host \
+	--result $(PKG_OUT)/result $(PKG_OUT)/pkg.log
+JUDGE_PKG_VM = $(CHECK_LOG) --label pkg-vm --vm --console $(VMDIR)/pkg.console.log \
+	--expected-skips $(SKIPS).debian --result $(VMDIR)/pkg.result $(VMDIR)/pkg.log
+
+run-pkg: setup selftests userspace
+	@rm -f $(RESULTS_PKG) $(PKG_OUT)/vrampool.ko
+	@mkdir -p $(PKG_OUT) $(VMDIR)
+	@VRAMPOOL_PKG_OUT=$(PKG_OUT) VRAMPOOL_KVER=$(KVER) \
+		$(VM)/run-tests.sh -t $(HOST_TEST_TIMEOUT) $(CURDIR)/tests/pkg pkg_test.sh > $(PKG_OUT)/pkg.log
+	@if [ -f $(PKG_OUT)/vrampool.ko ]; then \
+		rm -rf $(PKG_OUT)/vm-tests && cp -a $(SELFTESTS_OUT) $(PKG_OUT)/vm-tests && \
+		cp $(CURDIR)/tests/pkg/vrampool_runtime_example_test.sh $(PKG_OUT)/vm-tests/ && \
+		{ [ ! -f $(PKG_OUT)/vrampool_runtime_example ] || \
+		  cp $(PKG_OUT)/vrampool_runtime_example $(PKG_OUT)/vm-tests/; } && \
+		$(VM)/mkinitramfs.sh -k $(KVER) -o $(PKG_INITRAMFS) -m $(PKG_OUT)/vrampool.ko \
+			-t $(PKG_OUT)/vm-tests -b $(USER_OUT)/vrampoolctl-static && \
+		echo "VM: booting $(KVER) with the DKMS-built module; logs: $(VMDIR)/pkg.log, pkg.console.log" && \
+		$(VM)/run-vm.sh --mode check --name pkg --initrd $(PKG_INITRAMFS) \
+			--tests "$(PKG_VM_TESTS)" --timeout $(VM_TIMEOUT) \
+			--append "vrampool.timeout=$(TEST_TIMEOUT) $(VM_APPEND)" || true; \
+	else \
+		echo "pkg: no DKMS-built module (see $(PKG_OUT)/pkg.log): the VM is not booted" > $(VMDIR)/pkg.log; \
+	fi
+
+check-pkg: run-pkg
+	@rc=0; $(JUDGE_PKG) || rc=1; $(JUDGE_PKG_VM) || rc=1; exit $$rc
 
 htmldocs: setup
 	@sphinx-build -q -b html $(CURDIR)/Documentation $(BUILD)/htmldocs

@@ -19,6 +19,7 @@
 
 struct drm_vrampool_pool_entry;
 struct kobject;
+struct vrampool_sysfs_dir;
 
 /**
  * enum vrampool_vram_backend - where a device's VRAM lives
@@ -74,9 +75,14 @@ struct vrampool_device {
 	struct drm_vrampool_pool_entry *default_pools;
 	/** @default_count: how many */
 	u32 default_count;
-	/** @sysfs: <device>/vrampool/ */
-	struct kobject *sysfs;
-	/** @sysfs_clients: <device>/vrampool/clients/ */
+	/**
+	 * @sysfs_lock: protects @sysfs and @sysfs_clients, cleared at unbind,
+	 * against an open() adding a client folder meanwhile
+	 */
+	struct mutex sysfs_lock;
+	/** @sysfs: <device>/vrampool/, private to vrampool_sysfs.c; NULL once unbound */
+	struct vrampool_sysfs_dir *sysfs;
+	/** @sysfs_clients: <device>/vrampool/clients/; NULL once unbound */
 	struct kobject *sysfs_clients;
 	/** @client_count: open clients */
 	atomic_t client_count;

@@ -4,19 +4,45 @@
  *
  * <device>/vrampool/ holds the device's totals; clients/<id>/ (the id is
  * the DRM client id, as fdinfo's drm-client-id) holds each client's
- * properties, and pools/<index>/ each of its pools, the persistent pool
- * always at 255. One value per file, read live: a show() takes the client's
- * lock, and folders are added before and removed after that lock is held,
- * never under it (removal waits for running show()s; see DOC: Locking).
+ * properties, one value per file, and pools/<index> each of its pools, the
+ * persistent pool always at 255: one file per pool with one "name value"
+ * line per field, so that a pool costs one kernfs node, not a folder of
+ * fourteen (see "Kernel memory of a client" in Documentation/vrampool.rst).
+ * Read live: a show() takes the client's lock, and files are added before
+ * and removed after that lock is held, never under it (removal waits for
+ * running show()s; see DOC: Locking).
  *
  * The client drives its folders (vrampool_client.c calls in here); this
  * file reads the client's members under its lock and never calls back into
  * vrampool_client.c.
  *
- * A pools/<index>/ folder stands for a position in the layout, not for one
- * pool object: an install that keeps the index keeps the folder, whose
- * files then show the new pool. Fields a pool type does not have, and
- * optional fields that are absent, read "none".
+ * A pools/<index> file stands for a position in the layout, not for one
+ * pool object: an install that keeps the index keeps the file, which then
+ * shows the new pool. Fields a pool type does not have, and optional
+ * fields that are absent, read "none".
+ *
+ * DOC: Lifetimes
+ *
+ * No kobject here has a release() in this module. A kobject's release can
+ * run long after its last kobject_put() (with CONFIG_DEBUG_KOBJECT_RELEASE,
+ * 1-4 s later, from a workqueue), so a release in module text could run
+ * after rmmod. Every folder is a kobject from kobject_create_and_add(),
+ * whose release is the kernel's own and frees nothing of ours; its files
+ * are attributes we allocate (with the folder, struct vrampool_sysfs_dir;
+ * or one by one, struct vrampool_pool_file), each pointing at the object
+ * it shows. Removing a folder is kobject_del() (which removes its files and
+ * waits for their running show()s), then freeing our part, then
+ * kobject_put(); removing a pool's file is sysfs_remove_file() (which
+ * waits too), then freeing it: whenever the kernel releases a kobject,
+ * nothing of ours is left for it to touch.
+ *
+ * The device's folders go at unbind, though clients may keep the DRM device
+ * open: vrampool_sysfs_fini() clears &vrampool_device.sysfs under
+ * &vrampool_device.sysfs_lock, and a client's folder is added under that
+ * lock only while the clients/ folder is still there (an open racing the
+ * unbind gets no folder). A client folder outliving clients/ is harmless:
+ * removing clients/ removed its files too (kernfs removes the whole
+ * subtree), and the client's own removal later finds them gone.
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -24,12 +50,14 @@
 #include <linux/cleanup.h>
 #include <linux/device.h>
 #include <linux/kobject.h>
+#include <linux/overflow.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
 #include <drm/drm_file.h>
+#include <drm/drm_managed.h>
 
 #include "vrampool_client_types.h"
 #include "vrampool_device_types.h"
@@ -38,89 +66,180 @@
 #include "vrampool_sysfs.h"
 #include "vrampool_vram_mgr.h"
 
+/* ---- Folders whose kobject is the kernel's and whose files are ours ---- */
+
 /**
- * struct vrampool_client_sysfs - a client's folder, clients/<id>/
+ * struct vrampool_sysfs_attr - one file of a folder
  */
-struct vrampool_client_sysfs {
-	/** @kobj: clients/<id>/ */
-	struct kobject kobj;
-	/** @pools: clients/<id>/pools/ */
-	struct kobject *pools;
-	/** @slots: pools/<index>/ for each dynamic index shown, by index */
-	struct kobject **slots;
-	/** @nslots: how many @slots exist */
-	u32 nslots;
-	/** @persistent: pools/255/ */
-	struct kobject *persistent;
-	/** @client: the client */
-	struct vrampool_client *client;
+struct vrampool_sysfs_attr {
+	/** @ka: the attribute; its show() finds us by container_of() */
+	struct kobj_attribute ka;
+	/** @obj: what the file shows: a device, a client, a pool folder */
+	void *obj;
+	/** @field: which of its values */
+	unsigned int field;
 };
+
+/**
+ * struct vrampool_sysfs_dir - a folder and its files
+ */
+struct vrampool_sysfs_dir {
+	/** @kobj: the folder, from kobject_create_and_add() */
+	struct kobject *kobj;
+	/** @group: the files */
+	struct attribute_group group;
+	/** @ptrs: @group's NULL-terminated list, @n + 1 entries after @attrs */
+	struct attribute **ptrs;
+	/** @n: how many files */
+	unsigned int n;
+	/** @attrs: the files' attributes */
+	struct vrampool_sysfs_attr attrs[] __counted_by(n);
+};
+
+typedef ssize_t (*vrampool_sysfs_show_t)(struct kobject *kobj, struct kobj_attribute *attr,
+					  char *buf);
+
+static struct vrampool_sysfs_attr *to_vattr(struct kobj_attribute *ka)
+{
+	return container_of(ka, struct vrampool_sysfs_attr, ka);
+}
+
+/**
+ * dir_create() - a folder of files that show one object's values
+ * @parent: where the folder goes
+ * @name: its name
+ * @names: its files' names, @n of them
+ * @n: how many files
+ * @show: what reads them; a file's &vrampool_sysfs_attr tells which value
+ * @obj: what they show
+ *
+ * The folder is a kobject from kobject_create_and_add(); the attributes are
+ * ours, charged to the caller's memory cgroup (what the kernel allocates for
+ * the kobject and the kernfs nodes is not). Remove it with dir_remove().
+ *
+ * Return: the folder, or NULL when out of memory.
+ */
+static struct vrampool_sysfs_dir *
+dir_create(struct kobject *parent, const char *name, const char *const *names,
+	   unsigned int n, vrampool_sysfs_show_t show, void *obj)
+{
+	struct vrampool_sysfs_dir *dir;
+	size_t size = struct_size(dir, attrs, n);
+	unsigned int i;
+
+	dir = kzalloc(size_add(size, array_size(n + 1, sizeof(*dir->ptrs))),
+		      GFP_KERNEL_ACCOUNT);
+	if (!dir)
+		return NULL;
+	dir->n = n;
+	dir->ptrs = (struct attribute **)((char *)dir + size);
+	for (i = 0; i < n; i++) {
+		struct vrampool_sysfs_attr *a = &dir->attrs[i];
+
+		sysfs_attr_init(&a->ka.attr);
+		a->ka.attr.name = names[i];
+		a->ka.attr.mode = 0444;
+		a->ka.show = show;
+		a->obj = obj;
+		a->field = i;
+		dir->ptrs[i] = &a->ka.attr;
+	}
+	dir->group.attrs = dir->ptrs;
+
+	dir->kobj = kobject_create_and_add(name, parent);
+	if (!dir->kobj)
+		goto err_free;
+	if (sysfs_create_group(dir->kobj, &dir->group))
+		goto err_put;
+	return dir;
+
+err_put:
+	kobject_del(dir->kobj);
+	kobject_put(dir->kobj);
+err_free:
+	kfree(dir);
+	return NULL;
+}
+
+/* Remove the folder (waiting for its running show()s), then free it. */
+static void dir_remove(struct vrampool_sysfs_dir *dir)
+{
+	struct kobject *kobj;
+
+	if (!dir)
+		return;
+	kobj = dir->kobj;
+	kobject_del(kobj);
+	kfree(dir);
+	kobject_put(kobj);
+}
 
 /* ---- <device>/vrampool/ ---------------------------------------------- */
 
-struct vrampool_dev_kobj {
-	struct kobject kobj;
-	struct vrampool_device *vdev;
+enum dev_field {
+	DF_VRAM_SIZE, DF_VRAM_IN_USE, DF_ALIGNMENT, DF_MAX_PAGE_SIZE,
+	DF_EXCLUSIVE_MEMORY_ONLY, DF_CLIENT_COUNT, DF_COUNT,
 };
 
-static struct vrampool_device *kobj_vdev(struct kobject *kobj)
+static const char *const dev_files[DF_COUNT] = {
+	[DF_VRAM_SIZE] = "vram_size",
+	[DF_VRAM_IN_USE] = "vram_in_use",
+	[DF_ALIGNMENT] = "alignment",
+	[DF_MAX_PAGE_SIZE] = "max_page_size",
+	[DF_EXCLUSIVE_MEMORY_ONLY] = "exclusive_memory_only",
+	[DF_CLIENT_COUNT] = "client_count",
+};
+
+static ssize_t dev_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
-	return container_of(kobj, struct vrampool_dev_kobj, kobj)->vdev;
+	struct vrampool_sysfs_attr *a = to_vattr(attr);
+	struct vrampool_device *vdev = a->obj;
+	u64 v;
+
+	switch (a->field) {
+	case DF_VRAM_SIZE:
+		v = vdev->props.vram_size;
+		break;
+	case DF_VRAM_IN_USE:
+		v = vrampool_vram_mgr_in_use(&vdev->vram_mgr);
+		break;
+	case DF_ALIGNMENT:
+		v = vdev->props.alignment;
+		break;
+	case DF_MAX_PAGE_SIZE:
+		v = vdev->props.max_page_size;
+		break;
+	case DF_EXCLUSIVE_MEMORY_ONLY:
+		v = vdev->props.exclusive_memory_only;
+		break;
+	default:
+		v = atomic_read(&vdev->client_count);
+		break;
+	}
+	return sysfs_emit(buf, "%llu\n", v);
 }
-
-/* A read-only file of <device>/vrampool/: vdev_attr_<name>, showing @expr. */
-#define VDEV_ATTR_U64(name, expr)						\
-static ssize_t vdev_##name##_show(struct kobject *kobj,				\
-				  struct kobj_attribute *attr, char *buf)	\
-{										\
-	struct vrampool_device *vdev = kobj_vdev(kobj);				\
-										\
-	return sysfs_emit(buf, "%llu\n", (u64)(expr));				\
-}										\
-static struct kobj_attribute vdev_attr_##name =				\
-	__ATTR(name, 0444, vdev_##name##_show, NULL)
-
-VDEV_ATTR_U64(vram_size, vdev->props.vram_size);
-VDEV_ATTR_U64(vram_in_use, vrampool_vram_mgr_in_use(&vdev->vram_mgr));
-VDEV_ATTR_U64(alignment, vdev->props.alignment);
-VDEV_ATTR_U64(max_page_size, vdev->props.max_page_size);
-VDEV_ATTR_U64(exclusive_memory_only, vdev->props.exclusive_memory_only);
-VDEV_ATTR_U64(client_count, atomic_read(&vdev->client_count));
-
-static struct attribute *vrampool_dev_attrs[] = {
-	&vdev_attr_vram_size.attr,
-	&vdev_attr_vram_in_use.attr,
-	&vdev_attr_alignment.attr,
-	&vdev_attr_max_page_size.attr,
-	&vdev_attr_exclusive_memory_only.attr,
-	&vdev_attr_client_count.attr,
-	NULL,
-};
-ATTRIBUTE_GROUPS(vrampool_dev);
-
-static void vrampool_dev_kobj_release(struct kobject *kobj)
-{
-	kfree(container_of(kobj, struct vrampool_dev_kobj, kobj));
-}
-
-static const struct kobj_type vrampool_dev_ktype = {
-	.release = vrampool_dev_kobj_release,
-	.sysfs_ops = &kobj_sysfs_ops,
-	.default_groups = vrampool_dev_groups,
-};
 
 static void vrampool_sysfs_fini(void *data)
 {
 	struct vrampool_device *vdev = data;
+	struct vrampool_sysfs_dir *dir;
+	struct kobject *clients;
 
 	/*
 	 * At unbind: the folder lives under the bus device and must go with
 	 * the binding, even while clients keep the DRM device open. Their
-	 * folders go with it; removing theirs later is harmless.
+	 * folders go with it (DOC: Lifetimes); no new one is added once the
+	 * pointers are cleared.
 	 */
-	kobject_put(vdev->sysfs_clients);
-	kobject_del(vdev->sysfs);
-	kobject_put(vdev->sysfs);
+	scoped_guard(mutex, &vdev->sysfs_lock) {
+		dir = vdev->sysfs;
+		clients = vdev->sysfs_clients;
+		vdev->sysfs = NULL;
+		vdev->sysfs_clients = NULL;
+	}
+	kobject_del(clients);
+	kobject_put(clients);
+	dir_remove(dir);
 }
 
 /**
@@ -133,41 +252,60 @@ static void vrampool_sysfs_fini(void *data)
  */
 int vrampool_sysfs_init(struct vrampool_device *vdev)
 {
-	struct vrampool_dev_kobj *dk;
+	struct vrampool_sysfs_dir *dir;
 	int ret;
 
-	dk = kzalloc(sizeof(*dk), GFP_KERNEL);
-	if (!dk)
-		return -ENOMEM;
-	dk->vdev = vdev;
-
-	ret = kobject_init_and_add(&dk->kobj, &vrampool_dev_ktype, &vdev->drm.dev->kobj,
-				   "vrampool");
-	if (ret) {
-		kobject_put(&dk->kobj);
+	ret = drmm_mutex_init(&vdev->drm, &vdev->sysfs_lock);
+	if (ret)
 		return ret;
-	}
-	vdev->sysfs = &dk->kobj;
 
-	vdev->sysfs_clients = kobject_create_and_add("clients", vdev->sysfs);
+	dir = dir_create(&vdev->drm.dev->kobj, "vrampool", dev_files, DF_COUNT, dev_show, vdev);
+	if (!dir)
+		return -ENOMEM;
+
+	vdev->sysfs_clients = kobject_create_and_add("clients", dir->kobj);
 	if (!vdev->sysfs_clients) {
-		kobject_del(vdev->sysfs);
-		kobject_put(vdev->sysfs);
+		dir_remove(dir);
 		return -ENOMEM;
 	}
+	vdev->sysfs = dir;
 	return devm_add_action_or_reset(vdev->drm.dev, vrampool_sysfs_fini, vdev);
 }
 
 /* ---- clients/<id>/ -------------------------------------------------------- */
 
-static struct vrampool_client *kobj_client(struct kobject *kobj)
-{
-	return container_of(kobj, struct vrampool_client_sysfs, kobj)->client;
-}
+/**
+ * struct vrampool_client_sysfs - a client's folder, clients/<id>/
+ */
+struct vrampool_client_sysfs {
+	/** @dir: clients/<id>/ and its files */
+	struct vrampool_sysfs_dir *dir;
+	/** @pools: clients/<id>/pools/ */
+	struct kobject *pools;
+	/** @slots: pools/<index> for each dynamic index shown, by index */
+	struct vrampool_pool_file **slots;
+	/** @nslots: how many @slots exist */
+	u32 nslots;
+	/** @persistent: pools/255 */
+	struct vrampool_pool_file *persistent;
+	/** @client: the client */
+	struct vrampool_client *client;
+};
 
-static ssize_t client_pid_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+enum client_field {
+	CF_PID, CF_COMM, CF_GENERATION, CF_PERSISTENT_MODE, CF_VRAM, CF_COUNT,
+};
+
+static const char *const client_files[CF_COUNT] = {
+	[CF_PID] = "pid",
+	[CF_COMM] = "comm",
+	[CF_GENERATION] = "generation",
+	[CF_PERSISTENT_MODE] = "persistent_mode",
+	[CF_VRAM] = "vram",
+};
+
+static ssize_t client_pid_emit(struct drm_file *file, char *buf)
 {
-	struct drm_file *file = kobj_client(kobj)->file;
 	pid_t nr;
 
 	rcu_read_lock();
@@ -176,9 +314,8 @@ static ssize_t client_pid_show(struct kobject *kobj, struct kobj_attribute *attr
 	return sysfs_emit(buf, "%d\n", nr);
 }
 
-static ssize_t client_comm_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+static ssize_t client_comm_emit(struct drm_file *file, char *buf)
 {
-	struct drm_file *file = kobj_client(kobj)->file;
 	char comm[TASK_COMM_LEN] = "";
 	struct task_struct *task;
 
@@ -203,81 +340,47 @@ static u64 client_vram(struct vrampool_client *client)
 	return client->persistent->stats.vram + vrampool_pool_set_vram(client->pool_set);
 }
 
-static ssize_t client_value_show(struct kobject *kobj, char *buf, int which)
+static ssize_t client_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
-	struct vrampool_client *client = kobj_client(kobj);
+	struct vrampool_sysfs_attr *a = to_vattr(attr);
+	struct vrampool_client *client = a->obj;
+
+	switch (a->field) {
+	case CF_PID:
+		return client_pid_emit(client->file, buf);
+	case CF_COMM:
+		return client_comm_emit(client->file, buf);
+	}
 
 	guard(mutex)(&client->lock);
-	switch (which) {
-	case 0:
+	switch (a->field) {
+	case CF_GENERATION:
 		return sysfs_emit(buf, "%llu\n", client->generation);
-	case 1:
+	case CF_PERSISTENT_MODE:
 		return sysfs_emit(buf, "%s\n", persistent_modes[client->persistent_mode]);
 	default:
 		return sysfs_emit(buf, "%llu\n", client_vram(client));
 	}
 }
 
-static ssize_t client_generation_show(struct kobject *kobj, struct kobj_attribute *attr,
-				      char *buf)
-{
-	return client_value_show(kobj, buf, 0);
-}
+/* ---- clients/<id>/pools/<index> ------------------------------------------- */
 
-static ssize_t client_persistent_mode_show(struct kobject *kobj, struct kobj_attribute *attr,
-					   char *buf)
-{
-	return client_value_show(kobj, buf, 1);
-}
-
-static ssize_t client_vram_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
-{
-	return client_value_show(kobj, buf, 2);
-}
-
-#define CLIENT_ATTR(_name) \
-	static struct kobj_attribute client_attr_##_name = \
-		__ATTR(_name, 0444, client_##_name##_show, NULL)
-
-CLIENT_ATTR(pid);
-CLIENT_ATTR(comm);
-CLIENT_ATTR(generation);
-CLIENT_ATTR(persistent_mode);
-CLIENT_ATTR(vram);
-
-static struct attribute *vrampool_client_attrs[] = {
-	&client_attr_pid.attr,
-	&client_attr_comm.attr,
-	&client_attr_generation.attr,
-	&client_attr_persistent_mode.attr,
-	&client_attr_vram.attr,
-	NULL,
-};
-ATTRIBUTE_GROUPS(vrampool_client);
-
-static void vrampool_client_kobj_release(struct kobject *kobj)
-{
-	kfree(container_of(kobj, struct vrampool_client_sysfs, kobj));
-}
-
-static const struct kobj_type vrampool_client_ktype = {
-	.release = vrampool_client_kobj_release,
-	.sysfs_ops = &kobj_sysfs_ops,
-	.default_groups = vrampool_client_groups,
-};
-
-/* ---- clients/<id>/pools/<index>/ ------------------------------------------ */
-
-struct vrampool_pool_kobj {
-	struct kobject kobj;
+/**
+ * struct vrampool_pool_file - pools/<index>: one file per pool, no folder
+ *
+ * A file, not a folder of files: one kernfs node and this struct per pool,
+ * no kobject, no kernfs node per field (see "Kernel memory of a client" in
+ * Documentation/vrampool.rst).
+ */
+struct vrampool_pool_file {
+	/** @ka: the file; its name is @name */
+	struct kobj_attribute ka;
+	/** @client: the client */
 	struct vrampool_client *client;
+	/** @index: the layout position, or 255 for the persistent pool */
 	u32 index;
-};
-
-enum pool_field {
-	PF_TYPE, PF_PAGE_SIZE, PF_MAX_SLICE_SIZE, PF_MAX_POOL_SIZE, PF_MAX_ALLOC_SIZE,
-	PF_RECLAIM_AT, PF_DEALLOC_PERIOD, PF_PAGES, PF_PAGES_PEAK, PF_ALLOCATIONS,
-	PF_BYTES_IN_USE, PF_PADDING, PF_RESERVED, PF_LARGEST_ALLOC,
+	/** @name: the index in decimal */
+	char name[4];
 };
 
 static const char *const pool_types[] = {
@@ -287,172 +390,118 @@ static const char *const pool_types[] = {
 	[DRM_VRAMPOOL_POOL_PERSISTENT] = "persistent",
 };
 
-/* A config field: shown if its type has it and (when optional) it is set. */
-static ssize_t emit_config(char *buf, const struct drm_vrampool_pool_entry *c,
-			   u32 type, u32 flag, u64 value)
+/* "name value" of a config field: "none" unless its type has it and (when optional) it is set. */
+static int emit_config(char *buf, int at, const char *name,
+		       const struct drm_vrampool_pool_entry *c, u32 type, u32 flag, u64 value)
 {
 	if (c->type != type || (flag && !(c->flags & flag)))
-		return sysfs_emit(buf, "none\n");
-	return sysfs_emit(buf, "%llu\n", value);
+		return sysfs_emit_at(buf, at, "%s none\n", name);
+	return sysfs_emit_at(buf, at, "%s %llu\n", name, value);
 }
 
-static ssize_t pool_field_emit(char *buf, const struct vrampool_pool *pool, enum pool_field f)
+/* A pool's fields, one "name value" line each, in the order of the ABI. */
+static ssize_t pool_stats_emit(char *buf, const struct vrampool_pool *pool)
 {
 	const struct drm_vrampool_pool_entry *c = &pool->config;
 	const struct vrampool_pool_stats *st = &pool->stats;
+	int n = 0;
 
-	switch (f) {
-	case PF_TYPE:
-		return sysfs_emit(buf, "%s\n", pool_types[c->type]);
-	case PF_PAGE_SIZE:
-		return emit_config(buf, c, DRM_VRAMPOOL_POOL_SLICED, 0, c->page_size);
-	case PF_MAX_SLICE_SIZE:
-		return emit_config(buf, c, DRM_VRAMPOOL_POOL_SLICED, 0, c->max_slice_size);
-	case PF_MAX_POOL_SIZE:
-		return emit_config(buf, c, DRM_VRAMPOOL_POOL_SLICED,
-				   DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE, c->max_pool_size);
-	case PF_MAX_ALLOC_SIZE:
-		return emit_config(buf, c, DRM_VRAMPOOL_POOL_EXCLUSIVE, 0, c->max_alloc_size);
-	case PF_RECLAIM_AT:
-		return emit_config(buf, c, DRM_VRAMPOOL_POOL_DIRECT,
-				   DRM_VRAMPOOL_ENTRY_RECLAIM_AT, c->reclaim_at);
-	case PF_DEALLOC_PERIOD:
-		if (!(c->flags & DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD))
-			return sysfs_emit(buf, "none\n");
-		return sysfs_emit(buf, "%llu\n", c->dealloc_period);
-	case PF_PAGES:
-		return sysfs_emit(buf, "%llu\n", st->pages);
-	case PF_PAGES_PEAK:
-		return sysfs_emit(buf, "%llu\n", st->pages_peak);
-	case PF_ALLOCATIONS:
-		return sysfs_emit(buf, "%llu\n", st->allocations);
-	case PF_BYTES_IN_USE:
-		return sysfs_emit(buf, "%llu\n", st->bytes_in_use);
-	case PF_PADDING:
-		return sysfs_emit(buf, "%llu\n", st->padding);
-	case PF_RESERVED:
-		return sysfs_emit(buf, "%llu\n", st->reserved);
-	default:
-		return sysfs_emit(buf, "%llu\n", st->largest_alloc);
-	}
+	n += sysfs_emit_at(buf, n, "type %s\n", pool_types[c->type]);
+	n += emit_config(buf, n, "page_size", c, DRM_VRAMPOOL_POOL_SLICED, 0, c->page_size);
+	n += emit_config(buf, n, "max_slice_size", c, DRM_VRAMPOOL_POOL_SLICED, 0,
+			 c->max_slice_size);
+	n += emit_config(buf, n, "max_pool_size", c, DRM_VRAMPOOL_POOL_SLICED,
+			 DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE, c->max_pool_size);
+	n += emit_config(buf, n, "max_alloc_size", c, DRM_VRAMPOOL_POOL_EXCLUSIVE, 0,
+			 c->max_alloc_size);
+	n += emit_config(buf, n, "reclaim_at", c, DRM_VRAMPOOL_POOL_DIRECT,
+			 DRM_VRAMPOOL_ENTRY_RECLAIM_AT, c->reclaim_at);
+	if (c->flags & DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD)
+		n += sysfs_emit_at(buf, n, "dealloc_period %llu\n", c->dealloc_period);
+	else
+		n += sysfs_emit_at(buf, n, "dealloc_period none\n");
+	n += sysfs_emit_at(buf, n, "pages %llu\n", st->pages);
+	n += sysfs_emit_at(buf, n, "pages_peak %llu\n", st->pages_peak);
+	n += sysfs_emit_at(buf, n, "allocations %llu\n", st->allocations);
+	n += sysfs_emit_at(buf, n, "bytes_in_use %llu\n", st->bytes_in_use);
+	n += sysfs_emit_at(buf, n, "padding %llu\n", st->padding);
+	n += sysfs_emit_at(buf, n, "reserved %llu\n", st->reserved);
+	n += sysfs_emit_at(buf, n, "largest_alloc %llu\n", st->largest_alloc);
+	return n;
 }
 
-struct pool_attribute {
-	struct kobj_attribute attr;
-	enum pool_field field;
-};
-
-static ssize_t pool_attr_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+static ssize_t pool_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
-	struct vrampool_pool_kobj *pk = container_of(kobj, struct vrampool_pool_kobj, kobj);
-	enum pool_field f = container_of(attr, struct pool_attribute, attr)->field;
-	struct vrampool_client *client = pk->client;
+	struct vrampool_pool_file *pf = container_of(attr, struct vrampool_pool_file, ka);
+	struct vrampool_client *client = pf->client;
 	struct vrampool_pool *pool = NULL;
 
 	guard(mutex)(&client->lock);
-	if (pk->index == DRM_VRAMPOOL_PERSISTENT_POOL)
+	if (pf->index == DRM_VRAMPOOL_PERSISTENT_POOL)
 		pool = client->persistent;
-	else if (pk->index < client->pool_set->count)
-		pool = client->pool_set->pools[pk->index];
+	else if (pf->index < client->pool_set->count)
+		pool = client->pool_set->pools[pf->index];
 	if (!pool)
 		return -ENODEV;	/* an index the layout just lost */
-	return pool_field_emit(buf, pool, f);
+	return pool_stats_emit(buf, pool);
 }
 
-#define POOL_ATTR(_name, _field) \
-	static struct pool_attribute pool_attr_##_name = { \
-		.attr = __ATTR(_name, 0444, pool_attr_show, NULL), .field = (_field) }
-
-POOL_ATTR(type, PF_TYPE);
-POOL_ATTR(page_size, PF_PAGE_SIZE);
-POOL_ATTR(max_slice_size, PF_MAX_SLICE_SIZE);
-POOL_ATTR(max_pool_size, PF_MAX_POOL_SIZE);
-POOL_ATTR(max_alloc_size, PF_MAX_ALLOC_SIZE);
-POOL_ATTR(reclaim_at, PF_RECLAIM_AT);
-POOL_ATTR(dealloc_period, PF_DEALLOC_PERIOD);
-POOL_ATTR(pages, PF_PAGES);
-POOL_ATTR(pages_peak, PF_PAGES_PEAK);
-POOL_ATTR(allocations, PF_ALLOCATIONS);
-POOL_ATTR(bytes_in_use, PF_BYTES_IN_USE);
-POOL_ATTR(padding, PF_PADDING);
-POOL_ATTR(reserved, PF_RESERVED);
-POOL_ATTR(largest_alloc, PF_LARGEST_ALLOC);
-
-static struct attribute *vrampool_pool_attrs[] = {
-	&pool_attr_type.attr.attr,
-	&pool_attr_page_size.attr.attr,
-	&pool_attr_max_slice_size.attr.attr,
-	&pool_attr_max_pool_size.attr.attr,
-	&pool_attr_max_alloc_size.attr.attr,
-	&pool_attr_reclaim_at.attr.attr,
-	&pool_attr_dealloc_period.attr.attr,
-	&pool_attr_pages.attr.attr,
-	&pool_attr_pages_peak.attr.attr,
-	&pool_attr_allocations.attr.attr,
-	&pool_attr_bytes_in_use.attr.attr,
-	&pool_attr_padding.attr.attr,
-	&pool_attr_reserved.attr.attr,
-	&pool_attr_largest_alloc.attr.attr,
-	NULL,
-};
-ATTRIBUTE_GROUPS(vrampool_pool);
-
-static void vrampool_pool_kobj_release(struct kobject *kobj)
+static struct vrampool_pool_file *pool_file_add(struct vrampool_client_sysfs *cs, u32 index)
 {
-	kfree(container_of(kobj, struct vrampool_pool_kobj, kobj));
-}
+	struct vrampool_pool_file *pf;
 
-static const struct kobj_type vrampool_pool_ktype = {
-	.release = vrampool_pool_kobj_release,
-	.sysfs_ops = &kobj_sysfs_ops,
-	.default_groups = vrampool_pool_groups,
-};
-
-static struct kobject *pool_kobj_add(struct vrampool_client_sysfs *cs, u32 index)
-{
-	struct vrampool_pool_kobj *pk;
-
-	pk = kzalloc(sizeof(*pk), GFP_KERNEL);
-	if (!pk)
+	pf = kzalloc(sizeof(*pf), GFP_KERNEL_ACCOUNT);
+	if (!pf)
 		return NULL;
-	pk->client = cs->client;
-	pk->index = index;
-	if (kobject_init_and_add(&pk->kobj, &vrampool_pool_ktype, cs->pools, "%u", index)) {
-		kobject_put(&pk->kobj);
+	pf->client = cs->client;
+	pf->index = index;
+	snprintf(pf->name, sizeof(pf->name), "%u", index);
+	sysfs_attr_init(&pf->ka.attr);
+	pf->ka.attr.name = pf->name;
+	pf->ka.attr.mode = 0444;
+	pf->ka.show = pool_show;
+	if (sysfs_create_file(cs->pools, &pf->ka.attr)) {
+		kfree(pf);
 		return NULL;
 	}
-	return &pk->kobj;
+	return pf;
 }
 
-static void kobj_remove(struct kobject *kobj)
+/* Remove the file (waiting for its running show()s), then free it. */
+static void pool_file_remove(struct vrampool_client_sysfs *cs, struct vrampool_pool_file *pf)
 {
-	kobject_del(kobj);
-	kobject_put(kobj);
+	if (!pf)
+		return;
+	sysfs_remove_file(cs->pools, &pf->ka.attr);
+	kfree(pf);
 }
 
 /**
- * vrampool_sysfs_pools_grow() - add pools/<index>/ folders up to a count
+ * vrampool_sysfs_pools_grow() - add pools/<index> files up to a count
  * @client: the client, NOT locked (a show() takes its lock)
  * @count: the number of dynamic pools of the layout about to be installed
  *
- * Return: 0 or -ENOMEM; on failure the folders are as they were.
+ * Return: 0 or -ENOMEM; on failure the files are as they were.
  */
 int vrampool_sysfs_pools_grow(struct vrampool_client *client, u32 count)
 {
 	struct vrampool_client_sysfs *cs = client->sysfs;
-	struct kobject **slots;
-	u32 old = cs->nslots, i;
+	struct vrampool_pool_file **slots;
+	u32 old, i;
 
+	if (!cs)
+		return 0;	/* opened while the device was going: no folder */
+	old = cs->nslots;
 	if (count <= old)
 		return 0;
 
-	slots = krealloc_array(cs->slots, count, sizeof(*slots), GFP_KERNEL);
+	slots = krealloc_array(cs->slots, count, sizeof(*slots), GFP_KERNEL_ACCOUNT);
 	if (!slots)
 		return -ENOMEM;
 	cs->slots = slots;
 
 	for (i = old; i < count; i++) {
-		slots[i] = pool_kobj_add(cs, i);
+		slots[i] = pool_file_add(cs, i);
 		if (!slots[i])
 			goto err_remove;
 	}
@@ -461,12 +510,12 @@ int vrampool_sysfs_pools_grow(struct vrampool_client *client, u32 count)
 
 err_remove:
 	while (i-- > old)
-		kobj_remove(slots[i]);
+		pool_file_remove(cs, slots[i]);
 	return -ENOMEM;
 }
 
 /**
- * vrampool_sysfs_pools_shrink() - remove pools/<index>/ folders from a count on
+ * vrampool_sysfs_pools_shrink() - remove pools/<index> files from a count on
  * @client: the client, NOT locked
  * @count: the number of dynamic pools now in force
  */
@@ -474,56 +523,73 @@ void vrampool_sysfs_pools_shrink(struct vrampool_client *client, u32 count)
 {
 	struct vrampool_client_sysfs *cs = client->sysfs;
 
+	if (!cs)
+		return;
 	while (cs->nslots > count)
-		kobj_remove(cs->slots[--cs->nslots]);
+		pool_file_remove(cs, cs->slots[--cs->nslots]);
+}
+
+/* clients/<id>/ with pools/ and pools/255, under the device's sysfs lock. */
+static int client_dirs_add(struct vrampool_client_sysfs *cs, struct kobject *clients)
+{
+	struct vrampool_client *client = cs->client;
+	char name[24];
+
+	snprintf(name, sizeof(name), "%llu", client->file->client_id);
+	cs->dir = dir_create(clients, name, client_files, CF_COUNT, client_show, client);
+	if (!cs->dir)
+		return -ENOMEM;
+	cs->pools = kobject_create_and_add("pools", cs->dir->kobj);
+	if (!cs->pools)
+		goto err_dir;
+	cs->persistent = pool_file_add(cs, DRM_VRAMPOOL_PERSISTENT_POOL);
+	if (!cs->persistent)
+		goto err_pools;
+	return 0;
+
+err_pools:
+	kobject_del(cs->pools);
+	kobject_put(cs->pools);
+err_dir:
+	dir_remove(cs->dir);
+	return -ENOMEM;
 }
 
 /**
  * vrampool_sysfs_client_add() - create clients/<id>/ for a new client
  * @client: the client, its layout and persistent pool made
  *
+ * A client opened while its device is being unbound gets no folder (the
+ * clients/ folder is gone or going): that is no error.
+ *
  * Return: 0 or a negative errno.
  */
 int vrampool_sysfs_client_add(struct vrampool_client *client)
 {
+	struct vrampool_device *vdev = client->vdev;
 	struct vrampool_client_sysfs *cs;
 	int ret;
 
-	cs = kzalloc(sizeof(*cs), GFP_KERNEL);
+	cs = kzalloc(sizeof(*cs), GFP_KERNEL_ACCOUNT);
 	if (!cs)
 		return -ENOMEM;
 	cs->client = client;
+
+	guard(mutex)(&vdev->sysfs_lock);
+	if (!vdev->sysfs_clients) {
+		kfree(cs);
+		return 0;
+	}
+	ret = client_dirs_add(cs, vdev->sysfs_clients);
+	if (ret) {
+		kfree(cs);
+		return ret;
+	}
 	client->sysfs = cs;
-
-	ret = kobject_init_and_add(&cs->kobj, &vrampool_client_ktype,
-				   client->vdev->sysfs_clients, "%llu", client->file->client_id);
-	if (ret)
-		goto err_put;
-
-	ret = -ENOMEM;
-	cs->pools = kobject_create_and_add("pools", &cs->kobj);
-	if (!cs->pools)
-		goto err_del;
-
-	cs->persistent = pool_kobj_add(cs, DRM_VRAMPOOL_PERSISTENT_POOL);
-	if (!cs->persistent)
-		goto err_pools;
 
 	ret = vrampool_sysfs_pools_grow(client, client->pool_set->count);
 	if (ret)
-		goto err_persistent;
-	return 0;
-
-err_persistent:
-	kfree(cs->slots);
-	kobj_remove(cs->persistent);
-err_pools:
-	kobj_remove(cs->pools);
-err_del:
-	kobject_del(&cs->kobj);
-err_put:
-	kobject_put(&cs->kobj);
-	client->sysfs = NULL;
+		vrampool_sysfs_client_remove(client);
 	return ret;
 }
 
@@ -535,10 +601,14 @@ void vrampool_sysfs_client_remove(struct vrampool_client *client)
 {
 	struct vrampool_client_sysfs *cs = client->sysfs;
 
+	if (!cs)
+		return;
 	vrampool_sysfs_pools_shrink(client, 0);
 	kfree(cs->slots);
-	kobj_remove(cs->persistent);
-	kobj_remove(cs->pools);
+	pool_file_remove(cs, cs->persistent);
+	kobject_del(cs->pools);
+	kobject_put(cs->pools);
+	dir_remove(cs->dir);
 	client->sysfs = NULL;
-	kobj_remove(&cs->kobj);
+	kfree(cs);
 }

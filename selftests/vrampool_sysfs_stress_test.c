@@ -129,6 +129,32 @@ static const enum race_kind pool_kinds[VP_PF_COUNT] = {
 	[VP_PF_PAGES ... VP_PF_LARGEST_ALLOC] = RK_U64,
 };
 
+/* A pool's file, which may vanish: every field of the right kind. */
+static void race_read_stats(struct race_child *st, const char *pools, const char *index)
+{
+	char file[VP_FILE_LEN], text[VP_FILE_LEN], v[VP_VAL_MAX];
+	int f, ret;
+
+	snprintf(file, sizeof(file), "%s/%s", pools, index);
+	ret = vp_read_file(file, text, sizeof(text));
+	if (ret == -ENOENT || ret == -ENODEV) {
+		st->vanished++;
+		return;
+	}
+	if (ret) {
+		race_fail(st, "read %s: %s", file, strerror(-ret));
+		return;
+	}
+	st->reads++;
+	for (f = 0; f < VP_PF_COUNT; f++) {
+		ret = vp_pool_stats_field(text, vp_pool_files[f], v, sizeof(v));
+		if (ret)
+			race_fail(st, "%s: field %s: %s", file, vp_pool_files[f], strerror(-ret));
+		else if (!race_value_ok(pool_kinds[f], v))
+			race_fail(st, "%s: %s is \"%s\"", file, vp_pool_files[f], v);
+	}
+}
+
 /* A folder that may vanish: its listing, or false. */
 static bool race_list(struct race_child *st, const char *path, struct vp_names *ns)
 {
@@ -155,7 +181,7 @@ static void race_walk(struct race_child *st, const char *clients)
 	static struct vp_names ids, pools;
 	char path[VP_PATH_LEN];
 	unsigned int k;
-	int i, j, f, ret;
+	int i, j, ret;
 
 	/* clients/ itself lives as long as the device. */
 	ret = vp_list_dir(clients, &ids);
@@ -183,13 +209,7 @@ static void race_walk(struct race_child *st, const char *clients)
 				race_fail(st, "%s/%s is no pool index", path, pools.v[j]);
 				continue;
 			}
-			for (f = 0; f < VP_PF_COUNT; f++) {
-				char file[VP_FILE_LEN];
-
-				snprintf(file, sizeof(file), "%s/%s/%s", path, pools.v[j],
-					 vp_pool_files[f]);
-				race_read(st, file, pool_kinds[f]);
-			}
+			race_read_stats(st, path, pools.v[j]);
 		}
 	}
 }

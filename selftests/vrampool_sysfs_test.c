@@ -8,7 +8,7 @@
  *  - clients/<id>/ (the id is fdinfo's drm-client-id): pid, comm,
  *    generation, persistent_mode and vram against getpid(), the task's
  *    name, POOL_QUERY and fdinfo;
- *  - clients/<id>/pools/<index>/: the folder lists exactly the layout's
+ *  - clients/<id>/pools/<index>: pools/ lists exactly the layout's
  *    indexes and 255, and every file equals POOL_QUERY ("none" exactly
  *    where the type lacks the field or the optional field is absent), for
  *    the default layout and installed ones, under a mix of allocations,
@@ -555,6 +555,15 @@ static int reread(int fd, char *buf, size_t len)
 	return 0;
 }
 
+/* The type field of an open pools/<index>, read again from the start. */
+static int reread_type(int fd, char *buf, size_t len)
+{
+	char text[VP_FILE_LEN];
+	int ret = reread(fd, text, sizeof(text));
+
+	return ret ? ret : vp_pool_stats_field(text, "type", buf, len);
+}
+
 /*
  * Installs that shrink the layout remove the surplus folders, installs that
  * grow it add folders, an install refused with EBUSY leaves them; the
@@ -586,13 +595,13 @@ TEST_F_TIMEOUT(sysfs, installs_shrink_and_grow_the_pool_folders, POOLS_TIMEOUT)
 		if (a[i].pool != P255)
 			VP_FREE_OK(self->c.fd, a[i].handle, "a dynamic allocation");
 
-	snprintf(path, sizeof(path), "%s/pools/1/type", self->c.cdir);
+	snprintf(path, sizeof(path), "%s/pools/1", self->c.cdir);
 	type1 = open(path, O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, type1) TH_LOG("open %s: %s", path, strerror(errno));
-	snprintf(path, sizeof(path), "%s/pools/4/type", self->c.cdir);
+	snprintf(path, sizeof(path), "%s/pools/4", self->c.cdir);
 	type4 = open(path, O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, type4) TH_LOG("open %s: %s", path, strerror(errno));
-	ASSERT_EQ(0, reread(type1, val, sizeof(val)));
+	ASSERT_EQ(0, reread_type(type1, val, sizeof(val)));
 	EXPECT_STREQ("sliced", val);
 
 	/* Shrink: 6 pools to 2. */
@@ -602,13 +611,13 @@ TEST_F_TIMEOUT(sysfs, installs_shrink_and_grow_the_pool_folders, POOLS_TIMEOUT)
 	snprintf(path, sizeof(path), "%s/pools/2", self->c.cdir);
 	EXPECT_FALSE(vp_exists(path)) TH_LOG("%s outlived the shrink", path);
 	vp_expect_pools_match(_metadata, self->c.cdir, self->c.fd, "after the shrink");
-	vp_expect_file(_metadata, self->c.cdir, "pools/255/allocations", "3",
-		       "the persistent allocations live on");
+	vp_expect_pool_stat(_metadata, self->c.cdir, "pools/255", "allocations", "3",
+			    "the persistent allocations live on");
 
-	EXPECT_EQ(0, reread(type1, val, sizeof(val)));
-	EXPECT_STREQ("exclusive", val) TH_LOG("an open pools/1/type shows the new pool 1");
-	ret = reread(type4, val, sizeof(val));
-	EXPECT_EQ(-ENODEV, ret) TH_LOG("an open pools/4/type after the shrink read \"%s\"",
+	EXPECT_EQ(0, reread_type(type1, val, sizeof(val)));
+	EXPECT_STREQ("exclusive", val) TH_LOG("an open pools/1 shows the new pool 1");
+	ret = reread_type(type4, val, sizeof(val));
+	EXPECT_EQ(-ENODEV, ret) TH_LOG("an open pools/4 after the shrink read \"%s\"",
 				       ret ? strerror(-ret) : val);
 	close(type4);
 
@@ -637,7 +646,7 @@ TEST_F_TIMEOUT(sysfs, installs_shrink_and_grow_the_pool_folders, POOLS_TIMEOUT)
 		       vp_names_str(&after, x, sizeof(x)));
 	}
 	vp_expect_pools_match(_metadata, self->c.cdir, self->c.fd, "after the grow");
-	EXPECT_EQ(0, reread(type1, val, sizeof(val)));
+	EXPECT_EQ(0, reread_type(type1, val, sizeof(val)));
 	EXPECT_STREQ("exclusive", val);
 
 	/* A shrink refused with EBUSY (to 2 pools): the folders stay. */
@@ -783,8 +792,8 @@ TEST_F(sysfs, client_folder_goes_when_its_process_is_killed)
 	EXPECT_LT(10 * MiB, vram) TH_LOG("the child's mix");
 	vp_expect_device_vram(_metadata, &self->c.dev, self->c.fd, self->c.vram_start + vram,
 			      "the child holds allocations");
-	vp_expect_file(_metadata, cdir, "pools/255/allocations", "3",
-		       "the child's persistent allocations");
+	vp_expect_pool_stat(_metadata, cdir, "pools/255", "allocations", "3",
+			    "the child's persistent allocations");
 	snprintf(path, sizeof(path), "%s/pools", cdir);
 	{
 		static struct vp_names ns;

@@ -694,6 +694,7 @@ static inline void vp_expect_pools_match(struct __test_metadata *_metadata, cons
 {
 	static struct vp_names got, exp;
 	static struct vp_snap s;
+	static char want_text[VP_FILE_LEN];
 	char path[VP_PATH_LEN], a[1024], b[1024], want[VP_VAL_MAX], val[VP_VAL_MAX];
 	int n, i, f, ret;
 
@@ -711,15 +712,19 @@ static inline void vp_expect_pools_match(struct __test_metadata *_metadata, cons
 		       vp_names_str(&exp, b, sizeof(b)));
 	}
 	for (i = 0; i < n; i++) {
-		char pdir[VP_PATH_LEN], file[VP_FILE_LEN];
+		char file[VP_PATH_LEN], text[VP_FILE_LEN];
 
-		snprintf(pdir, sizeof(pdir), "%s/pools/%u", cdir, s.pools[i].index);
-		vp_expect_listing(_metadata, pdir, vp_pool_files, VP_PF_COUNT, when);
+		snprintf(file, sizeof(file), "%s/pools/%u", cdir, s.pools[i].index);
+		ret = vp_read_file(file, text, sizeof(text));
+		EXPECT_EQ(0, ret) TH_LOG("%s: read %s: %s", when, file, strerror(-ret));
+		if (ret)
+			continue;
+		/* Field by field, for the message; then the text as a whole (order, extras). */
 		for (f = 0; f < VP_PF_COUNT; f++) {
-			snprintf(file, sizeof(file), "%s/%s", pdir, vp_pool_files[f]);
 			vp_pool_file_expected(&s.pools[i], f, want, sizeof(want));
-			ret = vp_read_line(file, val, sizeof(val));
-			EXPECT_EQ(0, ret) TH_LOG("%s: read %s: %s", when, file, strerror(-ret));
+			ret = vp_pool_stats_field(text, vp_pool_files[f], val, sizeof(val));
+			EXPECT_EQ(0, ret) TH_LOG("%s: %s: field %s: %s", when, file,
+						 vp_pool_files[f], strerror(-ret));
 			if (ret)
 				continue;
 			EXPECT_STREQ(want, val) {
@@ -728,7 +733,23 @@ static inline void vp_expect_pools_match(struct __test_metadata *_metadata, cons
 				       vp_pool_files[f]);
 			}
 		}
+		vp_pool_stats_expected(&s.pools[i], want_text, sizeof(want_text));
+		EXPECT_STREQ(want_text, text) TH_LOG("%s: %s", when, file);
 	}
+}
+
+/* Field @name of the pool file <@cdir>/<@pool> reads exactly @want. */
+static inline void vp_expect_pool_stat(struct __test_metadata *_metadata, const char *cdir,
+				       const char *pool, const char *name, const char *want,
+				       const char *when)
+{
+	char path[VP_PATH_LEN], val[VP_VAL_MAX];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", cdir, pool);
+	ret = vp_pool_stat_read(path, name, val, sizeof(val));
+	ASSERT_EQ(0, ret) TH_LOG("%s: %s: field %s: %s", when, path, name, strerror(-ret));
+	EXPECT_STREQ(want, val) TH_LOG("%s: %s: %s", when, path, name);
 }
 
 /* ---- Fault injection ---------------------------------------------------- */

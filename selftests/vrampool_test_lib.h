@@ -285,7 +285,10 @@ void vp_comm_of(const char *name, char *buf, size_t len);
 /* This process's name as the kernel keeps it. */
 void vp_my_comm(char *buf, size_t len);
 
-/* The files of clients/<id>/pools/<index>/. */
+/*
+ * The fields of the file clients/<id>/pools/<index>: one "name value" line
+ * each, in this order.
+ */
 enum vp_pool_file {
 	VP_PF_TYPE, VP_PF_PAGE_SIZE, VP_PF_MAX_SLICE_SIZE, VP_PF_MAX_POOL_SIZE,
 	VP_PF_MAX_ALLOC_SIZE, VP_PF_RECLAIM_AT, VP_PF_DEALLOC_PERIOD, VP_PF_PAGES,
@@ -295,7 +298,16 @@ enum vp_pool_file {
 
 extern const char *const vp_pool_files[VP_PF_COUNT];
 /*
- * What pools/<index>/<file> must read for a POOL_QUERY status: a config
+ * The value of field @name in a stats text: 0, -ENOENT when no line has
+ * it, -EEXIST when two do, -EBADMSG for a line that is not "name value".
+ */
+int vp_pool_stats_field(const char *text, const char *name, char *buf, size_t len);
+/* The same, read from the pool's file @path: also the read's -errno. */
+int vp_pool_stat_read(const char *path, const char *name, char *buf, size_t len);
+/* The whole stats text a POOL_QUERY status must read as, in @buf. */
+void vp_pool_stats_expected(const struct drm_vrampool_pool_status *st, char *buf, size_t len);
+/*
+ * What field @f of pools/<index> must read for a POOL_QUERY status: a config
  * field, or "none" where the pool's type lacks it or the optional field is
  * absent; a statistic.
  */

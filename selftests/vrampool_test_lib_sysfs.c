@@ -152,6 +152,55 @@ void vp_pool_file_expected(const struct drm_vrampool_pool_status *st, enum vp_po
 	}
 }
 
+void vp_pool_stats_expected(const struct drm_vrampool_pool_status *st, char *buf, size_t len)
+{
+	char v[VP_VAL_MAX];
+	size_t used = 0;
+	int f;
+
+	buf[0] = '\0';
+	for (f = 0; f < VP_PF_COUNT && used < len; f++) {
+		vp_pool_file_expected(st, f, v, sizeof(v));
+		used += snprintf(buf + used, len - used, "%s %s\n", vp_pool_files[f], v);
+	}
+}
+
+int vp_pool_stats_field(const char *text, const char *name, char *buf, size_t len)
+{
+	size_t nlen = strlen(name);
+	const char *line, *next;
+	bool found = false;
+
+	for (line = text; *line; line = next) {
+		const char *sp = strchr(line, ' ');
+		size_t vlen;
+
+		next = strchr(line, '\n');
+		next = next ? next + 1 : line + strlen(line);
+		if (!sp || sp >= next || sp == line)
+			return -EBADMSG;
+		if ((size_t)(sp - line) != nlen || strncmp(line, name, nlen))
+			continue;
+		if (found)
+			return -EEXIST;
+		found = true;
+		vlen = next - sp - 1;
+		if (vlen && sp[vlen] == '\n')
+			vlen--;
+		snprintf(buf, len, "%.*s", (int)vlen, sp + 1);
+	}
+	return found ? 0 : -ENOENT;
+}
+
+int vp_pool_stat_read(const char *path, const char *name, char *buf, size_t len)
+{
+	char text[VP_FILE_LEN];
+	int ret;
+
+	ret = vp_read_file(path, text, sizeof(text));
+	return ret ? ret : vp_pool_stats_field(text, name, buf, len);
+}
+
 /* ---- fdinfo ------------------------------------------------------------- */
 
 int vp_fdinfo_get(int fd, const char *key, char *buf, size_t len)

@@ -3,6 +3,11 @@
 # <drm/drm.h> for the userspace test builds (selftests/Makefile and
 # tests/host/Makefile include this).
 #
+# uapi/drm/vrampool_accel.h includes "drm.h", as the kernel's own uapi
+# headers do: installed, it sits next to drm.h (or, on Debian, finds libdrm's
+# through pkg-config's -I/usr/include/libdrm). Here the directory that holds
+# drm.h is searched too, after all the others.
+#
 # It comes from /usr/include (linux-libc-dev). Debian's 6.1 linux-libc-dev
 # ships no drm/ headers; then take them from the kernel source KSFT belongs
 # to: its installed uapi headers (make headers: usr/include) when present,
@@ -16,14 +21,14 @@
 
 KSRC := $(abspath $(KSFT)/../../..)
 DRM_HDRS :=
-DRM_HDR_FLAGS :=
+DRM_HDR_FLAGS := -idirafter /usr/include/drm
 ifeq ($(wildcard /usr/include/drm/drm.h),)
 ifneq ($(wildcard $(KSRC)/usr/include/drm/drm.h),)
-DRM_HDR_FLAGS := -idirafter $(KSRC)/usr/include
+DRM_HDR_FLAGS := -idirafter $(KSRC)/usr/include -idirafter $(KSRC)/usr/include/drm
 else
 DRM_HDR_DIR := $(OUT)/.uapi
 DRM_HDRS := $(DRM_HDR_DIR)/drm/drm.h $(DRM_HDR_DIR)/drm/drm_mode.h
-DRM_HDR_FLAGS := -idirafter $(DRM_HDR_DIR)
+DRM_HDR_FLAGS := -idirafter $(DRM_HDR_DIR) -idirafter $(DRM_HDR_DIR)/drm
 
 $(DRM_HDR_DIR)/drm/%.h: $(KSRC)/include/uapi/drm/%.h
 	mkdir -p $(@D)

@@ -10,11 +10,37 @@
  *                    (kmemleak reports them after two scans, 5 s later)
  *   double-free      kfree the same object twice (KASAN: double-free)
  *   use-after-free   read an object after kfree (KASAN: slab-use-after-free)
+ *   ubsan            index a fixed-size array one past its end (UBSAN:
+ *                    array-index-out-of-bounds; the element is still inside
+ *                    the object, so KASAN stays silent)
+ *   rcu              rcu_dereference() outside rcu_read_lock() (lockdep:
+ *                    "suspicious RCU usage")
+ *   soft-lockup      spin with preemption off for CANARY_SPIN_SECS (the VM's
+ *                    init first lowers watchdog_thresh to 1: "BUG: soft
+ *                    lockup" after 2 s)
+ *   hung-task        sleep uninterruptibly for CANARY_SLEEP_SECS (the init
+ *                    lowers hung_task_timeout_secs to 2: "blocked for more
+ *                    than 2 seconds")
+ *   kobject-release  drop the last reference to a kobject and free its memory
+ *                    at once, the bug DEBUG_KOBJECT_RELEASE exists to show:
+ *                    its release is delayed ("'vrampool_canary' (...):
+ *                    kobject_release, parent ... (delayed N)"), then runs
+ *                    on the freed memory (KASAN: slab-use-after-free, in
+ *                    the timer and the workqueue that run it); the write
+ *                    waits for it
+ *
+ * A write returns once its bug is done (the two waits take their time).
  */
 
+#include <linux/completion.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
+#include <linux/kobject.h>
 #include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -29,8 +55,15 @@
  * the stack below this frame.
  */
 #define CANARY_LEAKS	4
+/* Longer than the init's lowered thresholds (2 s each) with room for TCG. */
+#define CANARY_SPIN_SECS	8
+#define CANARY_SLEEP_SECS	10
 
 static struct dentry *canary_dir;
+
+/* For "rcu": an RCU-protected pointer, read without the read lock. */
+static int canary_rcu_value = 0xca;
+static int __rcu *canary_rcu_ptr = RCU_INITIALIZER(&canary_rcu_value);
 
 /* Zero about depth * 512 bytes of stack below the caller's frame. */
 static noinline void canary_wipe_stack(int depth)
@@ -84,26 +117,132 @@ static noinline void canary_use_after_free(void)
 	pr_info("vrampool_canary: read 0x%02x after kfree\n", (unsigned char)c);
 }
 
+/* For "ubsan": a fixed-size array with a neighbour, so one past it stays in. */
+struct canary_bounds {
+	int arr[4];
+	int after;
+};
+
+static noinline void canary_ubsan(void)
+{
+	struct canary_bounds *b = kzalloc(sizeof(*b), GFP_KERNEL);
+	int i = ARRAY_SIZE(b->arr);
+
+	if (!b)
+		return;
+	OPTIMIZER_HIDE_VAR(i);
+	b->arr[i] = CANARY_BYTE;
+	pr_info("vrampool_canary: wrote arr[%d] of int[4]: after = 0x%x\n", i, b->after);
+	kfree(b);
+}
+
+static noinline void canary_rcu(void)
+{
+	int *p = rcu_dereference(canary_rcu_ptr);
+
+	pr_info("vrampool_canary: read %d through an RCU pointer without rcu_read_lock\n", *p);
+}
+
+static noinline void canary_soft_lockup(void)
+{
+	u64 end = local_clock() + CANARY_SPIN_SECS * NSEC_PER_SEC;
+
+	preempt_disable();
+	while (local_clock() < end)
+		cpu_relax();
+	preempt_enable();
+	pr_info("vrampool_canary: spun %d s with preemption off\n", CANARY_SPIN_SECS);
+}
+
+static noinline void canary_hung_task(void)
+{
+	DECLARE_COMPLETION_ONSTACK(never);
+
+	/* Uninterruptible, like a lost wake-up: nothing completes it. */
+	wait_for_completion_timeout(&never, CANARY_SLEEP_SECS * HZ);
+	pr_info("vrampool_canary: slept %d s uninterruptibly\n", CANARY_SLEEP_SECS);
+}
+
+/*
+ * For "kobject-release": the kobject sits past the start of its allocation,
+ * where KASAN keeps its free-time metadata, so that its fields are intact
+ * when the delayed release reads them: only the use after free shows.
+ */
+struct canary_kobj {
+	char pad[64];
+	struct kobject kobj;
+};
+
+static bool canary_kobj_released;
+
+/* Frees nothing: the buggy caller already did. */
+static void canary_kobj_release(struct kobject *kobj)
+{
+	WRITE_ONCE(canary_kobj_released, true);
+}
+
+static const struct kobj_type canary_ktype = {
+	.release = canary_kobj_release,
+};
+
+static noinline void canary_kobject_release(void)
+{
+	struct canary_kobj *ck = kzalloc(sizeof(*ck), GFP_KERNEL);
+	bool delayed;
+	int i;
+
+	if (!ck)
+		return;
+	kobject_init(&ck->kobj, &canary_ktype);
+	if (kobject_set_name(&ck->kobj, "vrampool_canary")) {
+		kfree(ck);
+		return;
+	}
+	WRITE_ONCE(canary_kobj_released, false);
+	kobject_put(&ck->kobj);
+	delayed = !READ_ONCE(canary_kobj_released);
+	/* The bug: the release may not have run yet. */
+	kfree(ck);
+	/* DEBUG_KOBJECT_RELEASE delays it by 1 to 4 s: wait for it here. */
+	for (i = 0; i < CANARY_SLEEP_SECS * 10 && !READ_ONCE(canary_kobj_released); i++)
+		msleep(100);
+	pr_info("vrampool_canary: freed a kobject right after its last put; its release ran %s\n",
+		delayed ? "later" : "at once");
+}
+
+static const struct {
+	const char *name;
+	void (*trigger)(void);
+} canary_bugs[] = {
+	{ "leak", canary_leak },
+	{ "double-free", canary_double_free },
+	{ "use-after-free", canary_use_after_free },
+	{ "ubsan", canary_ubsan },
+	{ "rcu", canary_rcu },
+	{ "soft-lockup", canary_soft_lockup },
+	{ "hung-task", canary_hung_task },
+	{ "kobject-release", canary_kobject_release },
+};
+
 static ssize_t canary_trigger_write(struct file *file, const char __user *ubuf,
 				    size_t len, loff_t *ppos)
 {
 	char buf[32];
 	size_t n = min(len, sizeof(buf) - 1);
+	size_t i;
 
 	if (copy_from_user(buf, ubuf, n))
 		return -EFAULT;
 	buf[n] = '\0';
 	strim(buf);
 
-	if (!strcmp(buf, "leak"))
-		canary_leak();
-	else if (!strcmp(buf, "double-free"))
-		canary_double_free();
-	else if (!strcmp(buf, "use-after-free"))
-		canary_use_after_free();
-	else
-		return -EINVAL;
-	return len;
+	for (i = 0; i < ARRAY_SIZE(canary_bugs); i++) {
+		if (!strcmp(buf, canary_bugs[i].name)) {
+			canary_bugs[i].trigger();
+			return len;
+		}
+	}
+	return -EINVAL;
 }
 
 static const struct file_operations canary_trigger_fops = {
@@ -125,5 +264,5 @@ static void __exit canary_exit(void)
 
 module_init(canary_init);
 module_exit(canary_exit);
-MODULE_DESCRIPTION("vrampool test canary: deliberate leak, double free, use after free");
+MODULE_DESCRIPTION("vrampool test canary: deliberate bugs for each debug-kernel detector");
 MODULE_LICENSE("GPL");

@@ -21,7 +21,8 @@ a skip whose reason matches no line of the expected-skips file; and, with
 fault injection that could not be set up, a kmemleak scan that failed,
 no tests at all, a VM that never reached DONE, and every kernel report:
 WARNING, BUG, Oops, KASAN, lockdep and RCU checks, sleeping in atomic
-context, refcount, list corruption, UBSAN, hangs and stalls, and every
+context, refcount, list corruption, UBSAN, debugobjects (ODEBUG), soft
+lockups, hung tasks, RCU and workqueue stalls, and every
 object kmemleak finds unreferenced (see KERNEL_PROBLEM_KINDS).  A report
 is blamed on what ran: a test, KUnit, or a kmemleak scan.
 
@@ -39,7 +40,11 @@ logs:
       (one deliberate bug of vrampool_canary.ko) the kernel-report scan used
       for every run must find reports of exactly the expected kind, naming
       the canary: use-after-free -> KASAN use-after-free, double-free ->
-      KASAN double-free/invalid-free, leak -> kmemleak.  Each detector
+      KASAN double-free/invalid-free, leak -> kmemleak, ubsan -> UBSAN,
+      rcu -> "suspicious RCU usage", soft-lockup -> "soft lockup",
+      hung-task -> "blocked for more than", kobject-release -> KASAN
+      use-after-free by the delayed release (plus kobject_release()'s
+      "(delayed N)" line for the canary's kobject).  Each detector
       proven is one pass, each one that stayed silent (or reported
       something else) one failure.
 
@@ -79,9 +84,11 @@ KERNEL_PROBLEM_KINDS = [
      r"Adding scan area to unknown|Scan area larger|Setting excess_ref|"
      r"Not scanning unknown|Updating stack trace for unknown|Cannot allocate|"
      r"Memory pool empty|Kernel memory leak detector disabled)"),
+    # lockdep's RCU checks (PROVE_RCU): rcu_dereference() outside a reader.
+    ("rcu-lockdep", r"suspicious RCU usage"),
     ("lockdep", r"possible circular locking|possible recursive locking|"
      r"inconsistent lock state|possible irq lock inversion|"
-     r"suspicious RCU usage|held lock freed|lock held when returning|"
+     r"held lock freed|lock held when returning|"
      r"bad unlock balance|lock held at task exit|DEBUG_LOCKS_WARN_ON|"
      r"lockdep is turned off"),
     ("sleep-in-atomic", r"sleeping function called from invalid context|"
@@ -89,8 +96,14 @@ KERNEL_PROBLEM_KINDS = [
     ("refcount", r"refcount_t:"),
     ("list-corruption", r"list_\w+ corruption|list_add double add"),
     ("ubsan", r"UBSAN:"),
-    ("hang", r"blocked for more than \d+ seconds|detected stalls? on CPU|"
-     r"self-detected stall|soft lockup|hard LOCKUP"),
+    # debugobjects (DEBUG_OBJECTS_*): an object freed, re-initialised or
+    # destroyed in the wrong state, e.g. a kobject freed while its delayed
+    # release (DEBUG_KOBJECT_RELEASE) is pending; or debugobjects giving up.
+    ("odebug", r"ODEBUG:"),
+    ("soft-lockup", r"soft lockup"),
+    ("hung-task", r"blocked for more than \d+ seconds"),
+    ("hang", r"detected stalls? on CPU|self-detected stall|hard LOCKUP|"
+     r"workqueue lockup"),
     ("oops", r"\bOops\b|general protection|Unable to handle kernel|"
      r"kernel BUG at|double fault|stack-protector|Kernel panic"),
     # SLUB's own checks print "BUG kmalloc-64 (Tainted: ...): ...".
@@ -408,23 +421,34 @@ def marker_context(kind, rest):
     }.get(kind)
 
 
+def kmsg_walk(lines):
+    """Each kernel log line as (index, line, marker, section): marker is
+    (kind, rest) for the init's markers, else None; section is the canary
+    bug being triggered (between CANARY and CANARY_END), else None."""
+    section = None
+    for i, line in enumerate(lines):
+        k = line.find(KMSG_MARK)
+        if k < 0:
+            yield i, line, None, section
+            continue
+        kind, _, rest = line[k + len(KMSG_MARK):].partition(" ")
+        if kind == "CANARY":
+            section = marker_fields(rest)[0]
+        elif kind == "CANARY_END":
+            section = None
+        yield i, line, (kind, rest), section
+
+
 def scan_kernel_reports(lines):
     """Every kernel report in a console log, one per splat."""
     reports = []
     seen = set()
     running = None
-    section = None
     splat_end = -1          # last line of the previous report's context
     leaks_since_summary = 0
-    for i, line in enumerate(lines):
-        k = line.find(KMSG_MARK)
-        if k >= 0:
-            kind, _, rest = line[k + len(KMSG_MARK):].partition(" ")
-            if kind == "CANARY":
-                section = marker_fields(rest)[0]
-            elif kind == "CANARY_END":
-                section = None
-            running = marker_context(kind, rest)
+    for i, line, marker, section in kmsg_walk(lines):
+        if marker:
+            running = marker_context(*marker)
             continue
         ts = KERNEL_LINE.search(line)
         if not ts:
@@ -647,7 +671,30 @@ CANARY_EXPECT = [
     ("use-after-free", "KASAN use-after-free", ("kasan-use-after-free",)),
     ("double-free", "KASAN double-free", ("kasan-double-free",)),
     ("leak", "kmemleak", ("kmemleak",)),
+    ("ubsan", "UBSAN bounds", ("ubsan",)),
+    ("rcu", "lockdep's RCU checks", ("rcu-lockdep",)),
+    ("soft-lockup", "the soft-lockup detector", ("soft-lockup",)),
+    ("hung-task", "the hung-task detector", ("hung-task",)),
+    ("kobject-release", "DEBUG_KOBJECT_RELEASE (with KASAN)", ("kasan-use-after-free",)),
 ]
+# A line the section must hold besides the reports: proof that the detector
+# did its part (kobject_release() printed that it delays the canary
+# kobject's release; without the delay the free would be no bug at all).
+# It stands in for the canary's name, which the reports of a delayed
+# release (from the timer and the workqueue) do not carry.
+CANARY_PROOF = {
+    "kobject-release": re.compile(
+        r"'vrampool_canary' \([0-9a-fx]+\): kobject_release, parent \w+ \(delayed \d+\)"),
+}
+
+
+def canary_sections(lines):
+    """Kernel log lines by the canary bug being triggered."""
+    sections = {}
+    for _, line, marker, section in kmsg_walk(lines):
+        if not marker and section is not None:
+            sections.setdefault(section, []).append(line)
+    return sections
 
 
 def judge_canary(log_lines, console, rep):
@@ -661,7 +708,11 @@ def judge_canary(log_lines, console, rep):
             ends[name] = f.get("rc")
         elif kind == "KMEMLEAK" and f.get("rc") != "0":
             rep.say(f"kmemleak {rest}: a scan failed")
-    reports = scan_kernel_reports(read_lines(console)) if os.path.exists(console) else []
+        elif kind == "ERROR":
+            rep.fail(f"VM: {rest}")
+    console_lines = read_lines(console) if os.path.exists(console) else []
+    reports = scan_kernel_reports(console_lines)
+    sections = canary_sections(console_lines)
     if not os.path.exists(console):
         rep.say(f"console log {console} missing")
     for bug, detector, kinds in CANARY_EXPECT:
@@ -671,8 +722,14 @@ def judge_canary(log_lines, console, rep):
             continue
         wrong = [r for r in got if r.kind not in kinds]
         ours = [r for r in got if r.kind in kinds
-                and any("vrampool_canary" in line for line in r.ctx)]
-        if ours and not wrong:
+                and (bug in CANARY_PROOF
+                     or any("vrampool_canary" in line for line in r.ctx))]
+        proof = CANARY_PROOF.get(bug)
+        if ours and not wrong and proof and not any(
+                proof.search(line) for line in sections.get(bug, [])):
+            rep.fail(f"{bug}: {detector}: a report but no line matching "
+                     f"/{proof.pattern}/", [line for r in got for line in r.ctx][:30])
+        elif ours and not wrong:
             rep.passed += 1
             rep.say(f"ok   {bug}: caught by {detector}, and it fails a run: {ours[0].text}")
         elif not got:

@@ -11,7 +11,8 @@
 #
 # --tier debug boots --kernel (the debug kernel: KASAN, lockdep, kmemleak,
 # fault injection, KUnit) with kasan_multi_shot (every KASAN report is
-# printed, not only the first) and tells the init (vrampool.tier=debug). Its
+# printed, not only the first), a soft-lockup threshold twice the default
+# and tells the init (vrampool.tier=debug). Its
 # CPU has no LA57 (5-level paging): with it, 6.12 + KASAN can take an
 # interrupt while identify_cpu() has cleared the feature bits, and then
 # reports wild memory accesses in a loop forever, early in boot.
@@ -76,7 +77,9 @@ CPU=max
 case $TIER in
 debian) ;;
 debug)
-	CMDLINE+=" vrampool.tier=debug kasan_multi_shot"
+	# watchdog_thresh=20: a soft lockup is a CPU 40 s without scheduling
+	# (the default 20 s is tight for KASAN under TCG on a shared host).
+	CMDLINE+=" vrampool.tier=debug kasan_multi_shot watchdog_thresh=20"
 	CPU=max,la57=off
 	;;
 *) echo "run-vm.sh: unknown tier $TIER" >&2; exit 2 ;;

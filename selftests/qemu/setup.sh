@@ -3,7 +3,9 @@
 #
 # Prepare everything the build and the VM test loop need, idempotently:
 #   - host packages (compiler, QEMU, busybox, kmod, Debian 6.12 headers and source,
-#     and the static checkers: sparse, coccinelle, Sphinx for the docs);
+#     the static checkers: sparse, coccinelle, Sphinx for the docs; and what
+#     the package tier uses: debhelper, dh-dkms, dkms, lintian, libdrm-dev,
+#     pkgconf);
 #   - Debian's unsigned 6.12 kernel image, extracted (not installed) under
 #     build/kernel/<ver>/, with a depmod index for the initramfs builder;
 #   - the linux-source-6.12 tree extracted under build/linux-source-6.12
@@ -24,7 +26,8 @@ APT_MAX_AGE=$((6 * 3600))
 BASE_PKGS=(qemu-system-x86 busybox-static cpio kmod xz-utils gcc gcc-multilib g++ make libc6-dev
 	   perl bc flex bison libelf-dev libssl-dev python3 linux-libc-dev
 	   linux-source-6.12 rsync
-	   sparse coccinelle ocaml-nox python3-sphinx groff-base)
+	   sparse coccinelle ocaml-nox python3-sphinx groff-base
+	   debhelper dh-dkms dkms lintian libdrm-dev pkgconf man-db)
 
 export DEBIAN_FRONTEND=noninteractive
 # The kernel-tree makes below are independent of any make that runs us.

@@ -8,7 +8,7 @@
 #ifndef __UAPI_DRM_VRAMPOOL_ACCEL_H__
 #define __UAPI_DRM_VRAMPOOL_ACCEL_H__
 
-#include <drm/drm.h>
+#include "drm.h"
 
 #if defined(__cplusplus)
 extern "C" {

@@ -4,8 +4,9 @@
  *
  * The ioctls only show a client its own pools; the driver publishes every
  * client in <device>/vrampool/clients/<id>/ (pid, comm, generation,
- * persistent_mode, vram) with pools/<index>/ beside them, one value per
- * file, "none" for a field a pool does not have. Nothing here opens the
+ * persistent_mode, vram), one value per file, with pools/<index> beside
+ * them, one "name value" line per field of the pool, "none" for a
+ * field a pool does not have. Nothing here opens the
  * device, so the tool does not show up as a client of its own.
  *
  * Clients and pools come and go while they are read: one that vanishes
@@ -30,7 +31,6 @@
 
 #include "vrampoolctl.h"
 
-
 /* snprintf() for paths: a path too long for PATH_MAX is cut (and not found). */
 void path_fmt(char *out, size_t len, const char *fmt, ...)
 {
@@ -41,8 +41,8 @@ void path_fmt(char *out, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Reads @dir/@name into @buf without its newline; 0 or -errno. */
-int read_text(const char *dir, const char *name, char *buf, size_t len)
+/* Reads all of @dir/@name into @buf, NUL-terminated; 0 or -errno. */
+static int read_all(const char *dir, const char *name, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -58,18 +58,23 @@ int read_text(const char *dir, const char *name, char *buf, size_t len)
 		ret = errno ? -errno : -EIO;
 	fclose(f);
 	buf[n] = '\0';
+	return ret;
+}
+
+/* Reads @dir/@name into @buf without its newline; 0 or -errno. */
+int read_text(const char *dir, const char *name, char *buf, size_t len)
+{
+	int ret = read_all(dir, name, buf, len);
+
 	buf[strcspn(buf, "\n")] = '\0';
 	return ret;
 }
 
-/* A number, or "none" (*present false); 0 or -errno. */
-int read_u64(const char *dir, const char *name, uint64_t *v, bool *present)
+/* A number, or "none" (*present false); 0 or -EINVAL. */
+static int parse_u64(const char *buf, uint64_t *v, bool *present)
 {
-	char buf[32], *end;
-	int ret = read_text(dir, name, buf, sizeof(buf));
+	char *end;
 
-	if (ret)
-		return ret;
 	if (present)
 		*present = strcmp(buf, "none") != 0;
 	if (present && !*present) {
@@ -81,6 +86,45 @@ int read_u64(const char *dir, const char *name, uint64_t *v, bool *present)
 	if (errno || end == buf || *end)
 		return -EINVAL;
 	return 0;
+}
+
+/* A number, or "none" (*present false); 0 or -errno. */
+int read_u64(const char *dir, const char *name, uint64_t *v, bool *present)
+{
+	char buf[32];
+	int ret = read_text(dir, name, buf, sizeof(buf));
+
+	return ret ? ret : parse_u64(buf, v, present);
+}
+
+/* The value of the "@name value" line of a pool's stats; 0 or -ENOENT. */
+static int stats_field(const char *text, const char *name, char *buf, size_t len)
+{
+	size_t nlen = strlen(name);
+	const char *line;
+
+	for (line = text; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != 0)) {
+		size_t vlen;
+
+		if (strncmp(line, name, nlen) || line[nlen] != ' ')
+			continue;
+		vlen = strcspn(line + nlen + 1, "\n");
+		if (vlen >= len)
+			return -EINVAL;
+		memcpy(buf, line + nlen + 1, vlen);
+		buf[vlen] = '\0';
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* Field @name of a stats text as a number or "none"; 0 or -errno. */
+static int stats_u64(const char *text, const char *name, uint64_t *v, bool *present)
+{
+	char buf[32];
+	int ret = stats_field(text, name, buf, sizeof(buf));
+
+	return ret ? ret : parse_u64(buf, v, present);
 }
 
 static int by_u64(const void *a, const void *b)
@@ -124,7 +168,7 @@ static uint32_t type_of(const char *name)
 	return 0;
 }
 
-/* One pools/<index>/ folder; 0 or -errno (gone, most likely). */
+/* One pools/<index> file; 0 or -errno (gone, most likely). */
 static int read_pool(const char *dir, uint64_t index, struct drm_vrampool_pool_status *s)
 {
 	struct drm_vrampool_pool_entry *e = &s->config;
@@ -156,21 +200,25 @@ static int read_pool(const char *dir, uint64_t index, struct drm_vrampool_pool_s
 		{ "pages_peak", offsetof(struct drm_vrampool_pool_status, pages_peak) },
 		{ "largest_alloc", offsetof(struct drm_vrampool_pool_status, largest_alloc) },
 	};
-	char path[PATH_MAX], type[32];
+	char path[PATH_MAX], text[1024], type[32];
 	bool present;
 	uint64_t v;
 	size_t i;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
-	path_fmt(path, sizeof(path), "%s/%" PRIu64, dir, index);
+	path_fmt(path, sizeof(path), "%" PRIu64, index);
 	s->index = (uint32_t)index;
-	ret = read_text(path, "type", type, sizeof(type));
+	/* One file, read at once: the fields are of one moment. */
+	ret = read_all(dir, path, text, sizeof(text));
+	if (ret)
+		return ret;
+	ret = stats_field(text, "type", type, sizeof(type));
 	if (ret)
 		return ret;
 	e->type = type_of(type);
 	for (i = 0; i < sizeof(config) / sizeof(config[0]); i++) {
-		ret = read_u64(path, config[i].name, &v, &present);
+		ret = stats_u64(text, config[i].name, &v, &present);
 		if (ret)
 			return ret;
 		if (!present)
@@ -179,7 +227,7 @@ static int read_pool(const char *dir, uint64_t index, struct drm_vrampool_pool_s
 		e->flags |= config[i].flag;
 	}
 	for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
-		ret = read_u64(path, stats[i].name, &v, NULL);
+		ret = stats_u64(text, stats[i].name, &v, NULL);
 		if (ret)
 			return ret;
 		memcpy((char *)s + stats[i].offset, &v, sizeof(v));
