@@ -47,9 +47,11 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/bits.h>
 #include <linux/cleanup.h>
 #include <linux/device.h>
 #include <linux/kobject.h>
+#include <linux/kstrtox.h>
 #include <linux/overflow.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
@@ -98,6 +100,8 @@ struct vrampool_sysfs_dir {
 
 typedef ssize_t (*vrampool_sysfs_show_t)(struct kobject *kobj, struct kobj_attribute *attr,
 					  char *buf);
+typedef ssize_t (*vrampool_sysfs_store_t)(struct kobject *kobj, struct kobj_attribute *attr,
+					   const char *buf, size_t count);
 
 static struct vrampool_sysfs_attr *to_vattr(struct kobj_attribute *ka)
 {
@@ -111,6 +115,8 @@ static struct vrampool_sysfs_attr *to_vattr(struct kobj_attribute *ka)
  * @names: its files' names, @n of them
  * @n: how many files
  * @show: what reads them; a file's &vrampool_sysfs_attr tells which value
+ * @store: what writes the files of @writable, or NULL
+ * @writable: a bit per file (1 << its index) that root may write (0644)
  * @obj: what they show
  *
  * The folder is a kobject from kobject_create_and_add(); the attributes are
@@ -121,7 +127,8 @@ static struct vrampool_sysfs_attr *to_vattr(struct kobj_attribute *ka)
  */
 static struct vrampool_sysfs_dir *
 dir_create(struct kobject *parent, const char *name, const char *const *names,
-	   unsigned int n, vrampool_sysfs_show_t show, void *obj)
+	   unsigned int n, vrampool_sysfs_show_t show, vrampool_sysfs_store_t store,
+	   unsigned long writable, void *obj)
 {
 	struct vrampool_sysfs_dir *dir;
 	size_t size = struct_size(dir, attrs, n);
@@ -140,6 +147,10 @@ dir_create(struct kobject *parent, const char *name, const char *const *names,
 		a->ka.attr.name = names[i];
 		a->ka.attr.mode = 0444;
 		a->ka.show = show;
+		if (store && (writable & BIT(i))) {
+			a->ka.attr.mode = 0644;
+			a->ka.store = store;
+		}
 		a->obj = obj;
 		a->field = i;
 		dir->ptrs[i] = &a->ka.attr;
@@ -178,7 +189,8 @@ static void dir_remove(struct vrampool_sysfs_dir *dir)
 
 enum dev_field {
 	DF_VRAM_SIZE, DF_VRAM_IN_USE, DF_ALIGNMENT, DF_MAX_PAGE_SIZE,
-	DF_EXCLUSIVE_MEMORY_ONLY, DF_CLIENT_COUNT, DF_COUNT,
+	DF_EXCLUSIVE_MEMORY_ONLY, DF_CLIENT_COUNT, DF_VRAM_QUOTA, DF_RECLAIMED,
+	DF_RECLAIMED_PAGES, DF_COUNT,
 };
 
 static const char *const dev_files[DF_COUNT] = {
@@ -188,6 +200,9 @@ static const char *const dev_files[DF_COUNT] = {
 	[DF_MAX_PAGE_SIZE] = "max_page_size",
 	[DF_EXCLUSIVE_MEMORY_ONLY] = "exclusive_memory_only",
 	[DF_CLIENT_COUNT] = "client_count",
+	[DF_VRAM_QUOTA] = "vram_quota",
+	[DF_RECLAIMED] = "reclaimed",
+	[DF_RECLAIMED_PAGES] = "reclaimed_pages",
 };
 
 static ssize_t dev_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
@@ -212,11 +227,36 @@ static ssize_t dev_show(struct kobject *kobj, struct kobj_attribute *attr, char 
 	case DF_EXCLUSIVE_MEMORY_ONLY:
 		v = vdev->props.exclusive_memory_only;
 		break;
+	case DF_VRAM_QUOTA:
+		v = READ_ONCE(vdev->vram_quota);
+		break;
+	case DF_RECLAIMED:
+		v = atomic64_read(&vdev->reclaimed_bytes);
+		break;
+	case DF_RECLAIMED_PAGES:
+		v = atomic64_read(&vdev->reclaimed_pages);
+		break;
 	default:
 		v = atomic_read(&vdev->client_count);
 		break;
 	}
 	return sysfs_emit(buf, "%llu\n", v);
+}
+
+/* vram_quota: a number of bytes, 0 for none; the mode lets root alone write. */
+static ssize_t dev_store(struct kobject *kobj, struct kobj_attribute *attr, const char *buf,
+			 size_t count)
+{
+	struct vrampool_sysfs_attr *a = to_vattr(attr);
+	struct vrampool_device *vdev = a->obj;
+	u64 v;
+	int ret;
+
+	ret = kstrtou64(buf, 10, &v);
+	if (ret)
+		return ret;
+	WRITE_ONCE(vdev->vram_quota, v);
+	return count;
 }
 
 static void vrampool_sysfs_fini(void *data)
@@ -259,7 +299,8 @@ int vrampool_sysfs_init(struct vrampool_device *vdev)
 	if (ret)
 		return ret;
 
-	dir = dir_create(&vdev->drm.dev->kobj, "vrampool", dev_files, DF_COUNT, dev_show, vdev);
+	dir = dir_create(&vdev->drm.dev->kobj, "vrampool", dev_files, DF_COUNT, dev_show,
+			 dev_store, BIT(DF_VRAM_QUOTA), vdev);
 	if (!dir)
 		return -ENOMEM;
 
@@ -293,7 +334,8 @@ struct vrampool_client_sysfs {
 };
 
 enum client_field {
-	CF_PID, CF_COMM, CF_GENERATION, CF_PERSISTENT_MODE, CF_VRAM, CF_COUNT,
+	CF_PID, CF_COMM, CF_GENERATION, CF_PERSISTENT_MODE, CF_VRAM, CF_PURGEABLE, CF_RECLAIMED,
+	CF_RECLAIMED_PAGES, CF_COUNT,
 };
 
 static const char *const client_files[CF_COUNT] = {
@@ -302,6 +344,9 @@ static const char *const client_files[CF_COUNT] = {
 	[CF_GENERATION] = "generation",
 	[CF_PERSISTENT_MODE] = "persistent_mode",
 	[CF_VRAM] = "vram",
+	[CF_PURGEABLE] = "purgeable",
+	[CF_RECLAIMED] = "reclaimed",
+	[CF_RECLAIMED_PAGES] = "reclaimed_pages",
 };
 
 static ssize_t client_pid_emit(struct drm_file *file, char *buf)
@@ -358,6 +403,13 @@ static ssize_t client_show(struct kobject *kobj, struct kobj_attribute *attr, ch
 		return sysfs_emit(buf, "%llu\n", client->generation);
 	case CF_PERSISTENT_MODE:
 		return sysfs_emit(buf, "%s\n", persistent_modes[client->persistent_mode]);
+	case CF_PURGEABLE:
+		return sysfs_emit(buf, "%llu\n", vrampool_pool_free_vram(client->persistent) +
+				  vrampool_pool_set_free_vram(client->pool_set));
+	case CF_RECLAIMED:
+		return sysfs_emit(buf, "%llu\n", client->reclaimed_bytes);
+	case CF_RECLAIMED_PAGES:
+		return sysfs_emit(buf, "%llu\n", client->reclaimed_pages);
 	default:
 		return sysfs_emit(buf, "%llu\n", client_vram(client));
 	}
@@ -536,7 +588,7 @@ static int client_dirs_add(struct vrampool_client_sysfs *cs, struct kobject *cli
 	char name[24];
 
 	snprintf(name, sizeof(name), "%llu", client->file->client_id);
-	cs->dir = dir_create(clients, name, client_files, CF_COUNT, client_show, client);
+	cs->dir = dir_create(clients, name, client_files, CF_COUNT, client_show, NULL, 0, client);
 	if (!cs->dir)
 		return -ENOMEM;
 	cs->pools = kobject_create_and_add("pools", cs->dir->kobj);

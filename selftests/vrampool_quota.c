@@ -5,7 +5,8 @@
  * pool (a buffer is exactly its size: the figures are exact):
  *
  *  - the device's sysfs vram_quota starts at the module parameter, is
- *    0644, and refuses what is not a number;
+ *    0644, and refuses what is not a decimal number (EINVAL) or is past
+ *    2^64 - 1 (ERANGE);
  *  - 16 MiB fits; the next 32 MiB fails with EDQUOT and QuotaExceeded
  *    {capacity: the quota, in_use: the VRAM the client holds, size}, in
  *    libvrampool's names and message too, and changes nothing; another
@@ -133,7 +134,8 @@ TEST_F(quota, sysfs_file)
 	EXPECT_EQ(QUOTA, v);
 	EXPECT_EQ(-EINVAL, vp_write_file(self->path, "lots"));
 	EXPECT_EQ(-EINVAL, vp_write_file(self->path, "-1"));
-	EXPECT_EQ(-EINVAL, vp_write_file(self->path, "18446744073709551616"));
+	EXPECT_EQ(-EINVAL, vp_write_file(self->path, "0x100000"));
+	EXPECT_EQ(-ERANGE, vp_write_file(self->path, "18446744073709551616"));
 	ASSERT_EQ(0, vp_read_u64_file(self->path, &v));
 	EXPECT_EQ(QUOTA, v) TH_LOG("a refused write changes nothing");
 	set_quota(_metadata, self->path, 0);
