@@ -10,7 +10,8 @@
  *    (drm-purgeable-vram) is exactly what it lost and what its
  *    vrampool-reclaimed-bytes and -pages say; the device's VRAM in use is
  *    the sum of the clients'; A allocates a new page again; A's data is
- *    intact throughout, and B, which had no free page, lost nothing;
+ *    intact throughout, and B, which had no free page, lost nothing; the
+ *    device's sysfs reclaimed grows by what the clients lost;
  *  - order: A and C both hold free cached pages, A idle for longer; B's
  *    ALLOC takes A's alone; then A, allocating again, takes C's (now the
  *    idlest) and never B's live page;
@@ -149,6 +150,7 @@ FIXTURE(share) {
 	int a, b, c;
 	uint64_t vram_size;
 	uint64_t base;		/* VRAM in use before the test: nobody's here */
+	uint64_t reclaimed;	/* the device's reclaimed total before the test */
 	struct drm_vrampool_alloc *as, *cs;
 };
 
@@ -167,6 +169,8 @@ FIXTURE_SETUP(share)
 	ASSERT_EQ(0, vp_get_param(self->a, DRM_VRAMPOOL_PARAM_VRAM_SIZE, &self->vram_size));
 	ASSERT_LE(4 * BIG, self->vram_size);
 	self->base = vp_vram_in_use(self->a);
+	self->reclaimed = vp_sysfs_dev_u64(&self->dev, "reclaimed");
+	ASSERT_NE(UINT64_MAX, self->reclaimed) TH_LOG("sysfs reclaimed");
 	VP_INSTALL_OK(self->a, &e, 1, "A: 8 MiB pages of 1 MiB slices");
 	VP_INSTALL_OK(self->c, &e, 1, "C: 8 MiB pages of 1 MiB slices");
 	self->as = calloc(MAX_HANDLES, sizeof(*self->as));
@@ -193,7 +197,8 @@ TEST_F(share, reclaim_from_idle_client)
 {
 	struct usage a0, a1, a2, b1;
 	struct drm_vrampool_alloc big, more[SLICED_PAGE / SLICE + 1];
-	uint64_t page = vp_bo_bytes(SLICED_PAGE);
+	uint64_t page = vp_bo_bytes(SLICED_PAGE), id;
+	char cdir[VP_DIR_LEN], comm[32];
 	int n, i;
 
 	n = fill(_metadata, self->a, SLICE, 0, self->as, MAX_HANDLES);
@@ -223,6 +228,12 @@ TEST_F(share, reclaim_from_idle_client)
 	EXPECT_EQ(0u, b1.reclaimed);
 	EXPECT_LE(BIG, b1.total);
 	EXPECT_EQ(self->base + a1.total + b1.total, vp_vram_in_use(self->a));
+	EXPECT_EQ(self->reclaimed + a1.reclaimed, vp_sysfs_dev_u64(&self->dev, "reclaimed"));
+	/* A's sysfs folder says what its fdinfo says. */
+	ASSERT_EQ(0, vp_client_id(self->a, &id));
+	vp_sysfs_client_path(&self->dev, id, cdir, sizeof(cdir));
+	vp_my_comm(comm, sizeof(comm));
+	vp_expect_client_matches(_metadata, cdir, self->a, getpid(), comm, "A after B's ALLOC");
 	for (i = 0; i < 2; i++)
 		EXPECT_EQ(0, edges(self->a, &self->as[i], SLICE, 100 + i, false)) TH_LOG("A's slice %d", i);
 
@@ -285,6 +296,8 @@ TEST_F(share, reclaim_oldest_idle_first)
 	EXPECT_EQ(b1.total, b2.total);
 	EXPECT_EQ(a1.reclaimed, a2.reclaimed);
 	EXPECT_EQ(self->base + a2.total + b2.total + c2.total, vp_vram_in_use(self->a));
+	EXPECT_EQ(self->reclaimed + a2.reclaimed + c2.reclaimed,
+		  vp_sysfs_dev_u64(&self->dev, "reclaimed"));
 	EXPECT_LE((int)((self->vram_size - self->base - b2.total) / SLICE) - (int)(SLICED_PAGE / SLICE), n);
 	free_range(_metadata, self->a, self->as, 0, n);
 }
@@ -418,6 +431,7 @@ TEST_F_TIMEOUT(storm, reclaim_storm, 120)
 {
 	struct storm_report r[STORM_CLIENTS];
 	uint64_t sum = 0, reclaimed = 0, before = vp_vram_in_use(self->fd);
+	uint64_t dev_reclaimed = vp_sysfs_dev_u64(&self->dev, "reclaimed");
 	int report[2], go[2], k, status;
 	pid_t pids[STORM_CLIENTS];
 	time_t end;
@@ -450,6 +464,8 @@ TEST_F_TIMEOUT(storm, reclaim_storm, 120)
 	/* All paused: the clients' VRAM is the device's. */
 	EXPECT_EQ(before + sum, vp_vram_in_use(self->fd));
 	EXPECT_LT(0u, reclaimed) TH_LOG("the storm must reclaim across clients");
+	EXPECT_EQ(dev_reclaimed + reclaimed, vp_sysfs_dev_u64(&self->dev, "reclaimed"))
+		TH_LOG("the device's total is the clients' sum");
 
 	for (k = 0; k < STORM_CLIENTS; k++)
 		ASSERT_EQ(1, write(go[1], "g", 1));
