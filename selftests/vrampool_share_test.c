@@ -17,7 +17,7 @@
  *    idlest) and never B's live page;
  *  - storm: 4 processes allocate, map, write, check, free and install for
  *    10 s under VRAM pressure without ever cleaning up, so that their ALLOCs
- *    reclaim from each other; at the end, paused, their drm-total-vram adds
+ *    reclaim from each other; at the end, all stopped, their drm-total-vram adds
  *    up to the device's VRAM in use, every live allocation still holds its
  *    data, reclaim did happen and each client's counter is what the others'
  *    reclaim took; after they exit the device is back where it was.
@@ -390,7 +390,13 @@ static void storm_child(const struct vp_device *dev, int k, time_t end, int repo
 			r.installs++;
 		}
 	}
-	/* Paused: every live allocation checked, the fdinfo figures reported. */
+	/*
+	 * Stopped: say so, and wait until every client has (until then another
+	 * one may still reclaim from this one); then every live allocation is
+	 * checked and the fdinfo figures are reported.
+	 */
+	if (write(report, "s", 1) != 1 || read(go, &c, 1) != 1)
+		_exit(3);
 	for (i = 0; i < n; i++) {
 		if (edges(fd, &live[i].a, live[i].size, live[i].seed, false))
 			r.bad++;
@@ -432,25 +438,36 @@ TEST_F_TIMEOUT(storm, reclaim_storm, 120)
 	struct storm_report r[STORM_CLIENTS];
 	uint64_t sum = 0, reclaimed = 0, before = vp_vram_in_use(self->fd);
 	uint64_t dev_reclaimed = vp_sysfs_dev_u64(&self->dev, "reclaimed");
-	int report[2], go[2], k, status;
+	int report[2], go[STORM_CLIENTS][2], k, status;
 	pid_t pids[STORM_CLIENTS];
 	time_t end;
 
+	/* One report pipe for all; a go pipe each, so that each reads its own go. */
 	ASSERT_EQ(0, pipe(report));
-	ASSERT_EQ(0, pipe(go));
+	for (k = 0; k < STORM_CLIENTS; k++)
+		ASSERT_EQ(0, pipe(go[k]));
 	end = time(NULL) + STORM_SECONDS;
 	for (k = 0; k < STORM_CLIENTS; k++) {
 		pids[k] = fork();
 		ASSERT_LE(0, pids[k]);
 		if (!pids[k]) {
 			close(report[0]);
-			close(go[1]);
-			storm_child(&self->dev, k, end, report[1], go[0]);
+			storm_child(&self->dev, k, end, report[1], go[k][0]);
 		}
 	}
 	close(report[1]);
-	close(go[0]);
+	for (k = 0; k < STORM_CLIENTS; k++)
+		close(go[k][0]);
 
+	/* Every client stopped, then all report at once: nobody allocates now. */
+	for (k = 0; k < STORM_CLIENTS; k++) {
+		char c;
+
+		ASSERT_EQ(1, read(report[0], &c, 1)) TH_LOG("client %d stopping", k);
+		ASSERT_EQ('s', c);
+	}
+	for (k = 0; k < STORM_CLIENTS; k++)
+		ASSERT_EQ(1, write(go[k][1], "r", 1));
 	for (k = 0; k < STORM_CLIENTS; k++) {
 		ASSERT_EQ((ssize_t)sizeof(r[k]), read(report[0], &r[k], sizeof(r[k])))
 			TH_LOG("client %d's report", k);
@@ -468,7 +485,7 @@ TEST_F_TIMEOUT(storm, reclaim_storm, 120)
 		TH_LOG("the device's total is the clients' sum");
 
 	for (k = 0; k < STORM_CLIENTS; k++)
-		ASSERT_EQ(1, write(go[1], "g", 1));
+		ASSERT_EQ(1, write(go[k][1], "g", 1));
 	for (k = 0; k < STORM_CLIENTS; k++) {
 		ASSERT_EQ(pids[k], waitpid(pids[k], &status, 0));
 		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
@@ -476,7 +493,8 @@ TEST_F_TIMEOUT(storm, reclaim_storm, 120)
 	}
 	EXPECT_EQ(before, vp_vram_in_use(self->fd));
 	close(report[0]);
-	close(go[1]);
+	for (k = 0; k < STORM_CLIENTS; k++)
+		close(go[k][1]);
 }
 
 TEST_HARNESS_MAIN
