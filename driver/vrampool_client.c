@@ -60,6 +60,7 @@ static int client_back(const struct vrampool_backing *backing, struct vrampool_p
 		return ret;
 	}
 
+	bo->orphans = &client->orphans;
 	ppage->bo = bo;
 	ppage->vram = bo->tbo.base.size;
 	ppage->mmap_offset = drm_vma_node_offset_addr(&bo->tbo.base.vma_node);
@@ -78,11 +79,18 @@ static void client_release(const struct vrampool_backing *backing, struct vrampo
 	ppage->bo = NULL;
 }
 
-/* VRAM held by the client's pools; the client is locked. */
-static u64 client_vram(struct vrampool_client *client)
+/**
+ * vrampool_client_vram() - VRAM charged to a client
+ * @client: the client, locked
+ *
+ * Return: the bytes its pools hold, plus its orphans' (pages it freed while
+ * they were still mapped: they keep their VRAM until the last munmap()).
+ */
+u64 vrampool_client_vram(struct vrampool_client *client)
 {
 	lockdep_assert_held(&client->lock);
-	return client->persistent->stats.vram + vrampool_pool_set_vram(client->pool_set);
+	return client->persistent->stats.vram + vrampool_pool_set_vram(client->pool_set) +
+	       vrampool_orphans_bytes(&client->orphans);
 }
 
 /**
@@ -203,7 +211,9 @@ void vrampool_client_cleanup(struct vrampool_client *client)
  * @p: where to print
  * @file: the client's file
  *
- * Reports the VRAM the client's pools hold, as resident private memory.
+ * Reports the VRAM charged to the client (vrampool_client_vram()) as
+ * resident private memory, and of it what its orphans hold and how many
+ * there are (``vrampool-orphan-vram``, ``vrampool-orphans``).
  */
 void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
@@ -211,9 +221,11 @@ void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	struct drm_memory_stats stats = {};
 
 	scoped_guard(mutex, &client->lock)
-		stats.private = client_vram(client);
+		stats.private = vrampool_client_vram(client);
 	stats.resident = stats.private;
 	drm_print_memory_stats(p, &stats, DRM_GEM_OBJECT_RESIDENT, "vram");
+	drm_printf(p, "vrampool-orphan-vram:\t%llu\n", vrampool_orphans_bytes(&client->orphans));
+	drm_printf(p, "vrampool-orphans:\t%llu\n", vrampool_orphans_count(&client->orphans));
 }
 
 /* The dynamic pools may be replaced only while they hold no allocation. */
@@ -492,7 +504,7 @@ static int query_fill(struct vrampool_device *vdev, struct vrampool_client *clie
 	size = (set->count + 1) * sizeof(*status);
 	args->generation = client->generation;
 	args->num_pools = set->count;
-	args->vram_in_use = client_vram(client);
+	args->vram_in_use = vrampool_client_vram(client);
 	args->persistent_mode = client->persistent_mode;
 	if (args->size != size) {
 		if (vrampool_ioctl_check(vdev, args->size))

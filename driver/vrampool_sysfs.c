@@ -31,7 +31,7 @@
 
 #include <drm/drm_file.h>
 
-#include "vrampool_client_types.h"
+#include "vrampool_client.h"
 #include "vrampool_device_types.h"
 #include "vrampool_pool.h"
 #include "vrampool_pool_set.h"
@@ -198,11 +198,6 @@ static const char *const persistent_modes[] = {
 };
 
 /* The VRAM the client's pools hold, as fdinfo and POOL_QUERY report it. */
-static u64 client_vram(struct vrampool_client *client)
-{
-	return client->persistent->stats.vram + vrampool_pool_set_vram(client->pool_set);
-}
-
 static ssize_t client_value_show(struct kobject *kobj, char *buf, int which)
 {
 	struct vrampool_client *client = kobj_client(kobj);
@@ -214,7 +209,7 @@ static ssize_t client_value_show(struct kobject *kobj, char *buf, int which)
 	case 1:
 		return sysfs_emit(buf, "%s\n", persistent_modes[client->persistent_mode]);
 	default:
-		return sysfs_emit(buf, "%llu\n", client_vram(client));
+		return sysfs_emit(buf, "%llu\n", vrampool_client_vram(client));
 	}
 }
 
