@@ -294,6 +294,7 @@ u64 vrampool_vram_mgr_in_use(struct vrampool_vram_mgr *mgr)
 {
 	return ttm_resource_manager_usage(&mgr->man);
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_vram_mgr_in_use);
 
 /* Put @cur on the block holding byte @offset of its walk's first block on. */
 static void cursor_seek(struct vrampool_vram_cursor *cur, struct gpu_buddy_block *block,
