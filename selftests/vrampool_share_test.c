@@ -9,6 +9,9 @@
  *    then one of all the VRAM still free, each mapped and stamped page by
  *    page without touching A's buffers; one more page is "VRAM full"
  *    (-ENOSPC), not "kernel memory failed";
+ *  - the debugfs test buffers copy through the blocks: with VRAM so
+ *    scattered, a test_bo of 3 x 16 MiB + 12 KiB spans many blocks, and two
+ *    patterns written over it (the second from an odd offset) read back;
  *  - orphans charged, never evicted: A maps a page (64 MiB, or half of a
  *    smaller VRAM), frees and cleans it up, so only the mapping keeps it;
  *    B fills the VRAM. MemAvailable drops less than 16 MiB (the orphan did
@@ -40,6 +43,7 @@ FIXTURE(share) {
 	int a, b;			/* the two clients */
 	struct vp_device dev;
 	uint64_t vram_size;
+	bool knob_touched;		/* test_bo_size changed */
 };
 
 VP_BACKEND_VARIANTS(share);
@@ -56,6 +60,8 @@ FIXTURE_SETUP(share)
 
 FIXTURE_TEARDOWN(share)
 {
+	if (self->knob_touched)
+		vp_test_bo_size_set(&self->dev, VP_DEFAULT_BO_SIZE);
 	if (self->a >= 0)
 		close(self->a);
 	if (self->b >= 0)
@@ -233,6 +239,41 @@ TEST_F(share, scattered_neighbour_does_not_fragment)
 	VP_FREE_OK(self->b, half.handle, "B's half");
 	VP_FREE_OK(self->b, rest.handle, "B's rest");
 	EXPECT_EQ(0, vp_cleanup(self->b));
+	for (i = 0; i < n; i++)
+		VP_FREE_OK(self->a, small[i].handle, "A's small buffer");
+	EXPECT_EQ(0, vp_cleanup(self->a));
+}
+
+TEST_F(share, test_bo_copies_through_scattered_blocks)
+{
+	const uint64_t size = 3 * STRIDE + 3 * VP_PAGE, odd = STRIDE / 2 + 1234;
+	struct drm_vrampool_alloc small[64];
+	unsigned int n, i;
+	int64_t bad;
+	int ret, fd;
+
+	n = scatter_small(_metadata, self->a, self->vram_size, small);
+	ASSERT_LE(4u, n) TH_LOG("A holds only %u small buffers", n);
+	ASSERT_EQ(0, free_blocks_from(&self->dev, STRIDE)) TH_LOG("VRAM is not scattered");
+
+	self->knob_touched = true;
+	ret = vp_test_bo_size_set(&self->dev, size);
+	ASSERT_EQ(0, ret) TH_LOG("test_bo_size: %s", strerror(-ret));
+	fd = vp_test_bo_open(&self->dev);
+	ASSERT_LE(0, fd) TH_LOG("test_bo of %" PRIu64 " bytes: %s", size, strerror(-fd));
+
+	ASSERT_EQ(0, vp_write_pattern(fd, 0, size, 11));
+	bad = vp_verify_pattern(fd, 0, size, 11);
+	EXPECT_EQ(-1, bad) TH_LOG("first pattern: byte %" PRId64 " differs", bad);
+	ASSERT_EQ(0, vp_write_pattern(fd, odd, size - odd - 5, 12));
+	bad = vp_verify_pattern(fd, 0, odd, 11);
+	EXPECT_EQ(-1, bad) TH_LOG("head of the first pattern: byte %" PRId64 " differs", bad);
+	bad = vp_verify_pattern(fd, odd, size - odd - 5, 12);
+	EXPECT_EQ(-1, bad) TH_LOG("second pattern: byte %" PRId64 " differs", bad);
+	bad = vp_verify_pattern(fd, size - 5, 5, 11);
+	EXPECT_EQ(-1, bad) TH_LOG("tail of the first pattern: byte %" PRId64 " differs", bad);
+	close(fd);
+
 	for (i = 0; i < n; i++)
 		VP_FREE_OK(self->a, small[i].handle, "A's small buffer");
 	EXPECT_EQ(0, vp_cleanup(self->a));
