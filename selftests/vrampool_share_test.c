@@ -18,8 +18,8 @@
  *    not move to system RAM), A's mapping still reads its pattern, and the
  *    device's VRAM in use, A's fdinfo (drm-total-vram, drm-resident-vram,
  *    vrampool-orphan-vram, vrampool-orphans), POOL_QUERY and sysfs vram
- *    all still count the orphan; after munmap() they drop and B gets the
- *    orphan's VRAM.
+ *    all still count the orphan, also once half the mapping is gone;
+ *    after the last munmap() they drop and B gets the orphan's VRAM.
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -388,7 +388,14 @@ TEST_F(share, orphan_stays_in_vram_and_charged)
 	EXPECT_EQ(orphan, fdinfo_bytes(_metadata, self->a, "drm-total-vram"));
 	EXPECT_EQ(1u, fdinfo_bytes(_metadata, self->a, "vrampool-orphans"));
 
-	ASSERT_EQ(0, munmap(p, orphan));
+	/* Half a mapping still holds the whole orphan. */
+	ASSERT_EQ(0, munmap(p, orphan / 2));
+	EXPECT_EQ(orphan, fdinfo_bytes(_metadata, self->a, "vrampool-orphan-vram"));
+	EXPECT_EQ(1u, fdinfo_bytes(_metadata, self->a, "vrampool-orphans"));
+	EXPECT_EQ(7ull << 32 | (orphan / 2 / VP_PAGE),
+		  *(volatile uint64_t *)((char *)p + orphan / 2))
+		TH_LOG("A's remaining half lost its data");
+	ASSERT_EQ(0, munmap((char *)p + orphan / 2, orphan / 2));
 	EXPECT_EQ(0u, fdinfo_bytes(_metadata, self->a, "vrampool-orphan-vram"));
 	EXPECT_EQ(0u, fdinfo_bytes(_metadata, self->a, "vrampool-orphans"));
 	EXPECT_EQ(0u, fdinfo_bytes(_metadata, self->a, "drm-total-vram"));
