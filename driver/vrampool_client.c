@@ -166,7 +166,8 @@ err_free:
  * @file: the closed file
  *
  * Frees every allocation and pool the client owned; their VRAM goes back
- * to the device (pages still mapped go when they are unmapped).
+ * to the device. No page is mapped any more (a mapping holds the file), so
+ * the client has no orphan left either.
  */
 void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 {

@@ -197,7 +197,7 @@ static const char *const persistent_modes[] = {
 	[DRM_VRAMPOOL_PERSISTENT_ENFORCED] = "enforced",
 };
 
-/* The VRAM the client's pools hold, as fdinfo and POOL_QUERY report it. */
+/* The VRAM charged to the client (orphans too), as fdinfo and POOL_QUERY report it. */
 static ssize_t client_value_show(struct kobject *kobj, char *buf, int which)
 {
 	struct vrampool_client *client = kobj_client(kobj);
