@@ -67,6 +67,7 @@ static int client_back(const struct vrampool_backing *backing, struct vrampool_p
 		return ret;
 	}
 
+	bo->orphans = &client->orphans;
 	ppage->bo = bo;
 	ppage->vram = bo->tbo.base.size;
 	ppage->mmap_offset = drm_vma_node_offset_addr(&bo->tbo.base.vma_node);
@@ -87,11 +88,18 @@ static void client_release(const struct vrampool_backing *backing, struct vrampo
 	client->pages--;
 }
 
-/* VRAM held by the client's pools; the client is locked. */
-static u64 client_vram(struct vrampool_client *client)
+/**
+ * vrampool_client_vram() - VRAM charged to a client
+ * @client: the client, locked
+ *
+ * Return: the bytes its pools hold, plus its orphans' (pages it freed while
+ * they were still mapped: they keep their VRAM until the last munmap()).
+ */
+u64 vrampool_client_vram(struct vrampool_client *client)
 {
 	lockdep_assert_held(&client->lock);
-	return client->persistent->stats.vram + vrampool_pool_set_vram(client->pool_set);
+	return client->persistent->stats.vram + vrampool_pool_set_vram(client->pool_set) +
+	       vrampool_orphans_bytes(&client->orphans);
 }
 
 /**
@@ -174,8 +182,8 @@ err_exit:
  * @file: the closed file
  *
  * Frees every allocation and pool the client owned, in time linear in
- * their number; their VRAM goes back to the device (pages still mapped go
- * when they are unmapped).
+ * their number; their VRAM goes back to the device. No page is mapped any
+ * more (a mapping holds the file), so the client has no orphan left either.
  */
 void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 {
@@ -227,7 +235,9 @@ void vrampool_client_cleanup(struct vrampool_client *client)
  * @p: where to print
  * @file: the client's file
  *
- * Reports the VRAM the client's pools hold, as resident private memory.
+ * Reports the VRAM charged to the client (vrampool_client_vram()) as
+ * resident private memory, and of it what its orphans hold and how many
+ * there are (``vrampool-orphan-vram``, ``vrampool-orphans``).
  */
 void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
@@ -237,10 +247,12 @@ void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	/* A reader that is killed prints nothing rather than wait on. */
 	if (mutex_lock_killable(&client->lock))
 		return;
-	stats.private = client_vram(client);
+	stats.private = vrampool_client_vram(client);
 	mutex_unlock(&client->lock);
 	stats.resident = stats.private;
 	drm_print_memory_stats(p, &stats, DRM_GEM_OBJECT_RESIDENT, "vram");
+	drm_printf(p, "vrampool-orphan-vram:\t%llu\n", vrampool_orphans_bytes(&client->orphans));
+	drm_printf(p, "vrampool-orphans:\t%llu\n", vrampool_orphans_count(&client->orphans));
 }
 
 /* The dynamic pools may be replaced only while they hold no allocation. */
@@ -524,7 +536,7 @@ static int query_fill_locked(struct vrampool_device *vdev, struct vrampool_clien
 	size = (set->count + 1) * sizeof(*status);
 	args->generation = client->generation;
 	args->num_pools = set->count;
-	args->vram_in_use = client_vram(client);
+	args->vram_in_use = vrampool_client_vram(client);
 	args->persistent_mode = client->persistent_mode;
 	if (args->size != size) {
 		if (vrampool_ioctl_check(vdev, args->size))

@@ -29,7 +29,7 @@ struct drm_printer;
  * 4. A TTM reservation (dma_resv) of a buffer object, taken when a pool
  *    page is backed or released (vrampool_bo_create(), vrampool_bo_free())
  *    under the client lock, and by TTM on a CPU fault.
- * 5. &vrampool_vram_mgr.lock, a spinlock around the VRAM range allocator,
+ * 5. &vrampool_vram_mgr.lock, a mutex around the VRAM buddy allocator,
  *    taken inside TTM under a reservation and by the debugfs ``vram_mm``
  *    file.
  *
@@ -71,6 +71,7 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file);
 void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file);
 void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 void vrampool_client_cleanup(struct vrampool_client *client);
+u64 vrampool_client_vram(struct vrampool_client *client);
 
 int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int vrampool_pool_query_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
