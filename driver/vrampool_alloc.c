@@ -19,6 +19,7 @@
 #include "vrampool_macros.h"
 #include "vrampool_pool.h"
 #include "vrampool_pool_set.h"
+#include "vrampool_trace.h"
 
 static bool wants_persistent(struct vrampool_client *client, u64 size, u32 flags)
 {
@@ -177,6 +178,8 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 	xa_store(&client->handles, handle, a, GFP_KERNEL);
 	alloc_answer(args, a);
 	mutex_unlock(&client->lock);
+	trace_vrampool_alloc(file->client_id, args->handle, args->size, args->flags, args->pool,
+			     args->page, args->offset);
 	return 0;
 
 err_release_handle:
@@ -185,6 +188,8 @@ err_unlock:
 	mutex_unlock(&client->lock);
 err_free:
 	kfree(a);
+	trace_vrampool_alloc_refused(file->client_id, args->size, args->flags, ret,
+				     args->error.code);
 	return ret;
 }
 
@@ -210,6 +215,7 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 		a = xa_erase(&client->handles, args->handle);
 		if (!a)
 			return -ENOENT;
+		trace_vrampool_free(file->client_id, a->handle, a->size, a->pool->index);
 		vrampool_pool_free(a);
 	}
 	kfree(a);
