@@ -17,9 +17,50 @@
 #include "vrampool_client.h"
 #include "vrampool_device.h"
 #include "vrampool_macros.h"
+#include "vrampool_modparams.h"
 #include "vrampool_pool.h"
 #include "vrampool_pool_set.h"
 #include "vrampool_trace.h"
+
+/**
+ * DOC: handle entries
+ *
+ * A handle's entry in &vrampool_client.handles is its allocation's
+ * &struct vrampool_alloc, except for a zero-size allocation: it has no page,
+ * so it keeps no record either, only the index of its pool as an xarray
+ * value (xa_mk_value()). Its pool counts it like any other, and it costs
+ * nothing but its slot in the handle table, so that a client cannot hold
+ * kernel memory with allocations that hold no VRAM. The index stays valid:
+ * an install refuses while any dynamic allocation lives, and the
+ * persistent pool (255) is never replaced.
+ */
+
+static struct vrampool_pool *pool_of_index(struct vrampool_client *client, u32 index)
+{
+	if (index == DRM_VRAMPOOL_PERSISTENT_POOL)
+		return client->persistent;
+	return client->pool_set->pools[index];
+}
+
+/**
+ * vrampool_alloc_entry_free() - free the allocation a handle names
+ * @client: its client, locked (or being torn down)
+ * @entry: the handle's entry (DOC: handle entries), out of the handle table
+ *	   or about to go with it
+ */
+void vrampool_alloc_entry_free(struct vrampool_client *client, void *entry)
+{
+	struct vrampool_alloc pageless = {};
+
+	client->allocations--;
+	if (xa_is_value(entry)) {
+		pageless.pool = pool_of_index(client, xa_to_value(entry));
+		vrampool_pool_free(&pageless);
+		return;
+	}
+	vrampool_pool_free(entry);
+	kfree(entry);
+}
 
 static bool wants_persistent(struct vrampool_client *client, u64 size, u32 flags)
 {
@@ -43,9 +84,34 @@ static int alloc_error(struct drm_vrampool_alloc_error *err, u32 code, u64 size)
 	return code == DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG ? -EFBIG : -ENOSPC;
 }
 
+/* A per-client limit is reached: which one, its value and what is held. */
+static int limit_error(struct drm_vrampool_alloc_error *err, u32 limit, u64 max, u64 held,
+		       u64 size)
+{
+	err->code = DRM_VRAMPOOL_ERR_CLIENT_LIMIT;
+	err->pool = limit;
+	err->size = size;
+	err->capacity = max;
+	err->in_use = held;
+	return -EDQUOT;
+}
+
+/* Checked before anything is made for the request. */
+static int check_allocation_limit(struct vrampool_client *client,
+				  struct drm_vrampool_alloc *args)
+{
+	u32 max = vrampool_modparam.max_allocations;
+
+	if (client->allocations < max)
+		return 0;
+	return limit_error(&args->error, DRM_VRAMPOOL_LIMIT_ALLOCATIONS, max,
+			   client->allocations, args->size);
+}
+
 /*
  * Serves @size from the first pool that accepts it and is not capped and
- * full. Returns -ENOSPC with no error code when VRAM itself is exhausted.
+ * full. Returns -ENOSPC with no error code when VRAM itself is exhausted,
+ * -EDQUOT with none when a new page would pass the client's page limit.
  */
 static int route(struct vrampool_client *client, u64 size, u32 flags,
 		 struct vrampool_alloc *a, struct drm_vrampool_alloc_error *err)
@@ -89,7 +155,11 @@ static void periodic_cleanup(struct vrampool_client *client)
 		vrampool_pool_cleanup(client->pool_set->pools[i], false, client->alloc_nr);
 }
 
-/* Places @a, retrying once after an explicit cleanup if VRAM is full. */
+/*
+ * Places @a, retrying once after an explicit cleanup if VRAM is full or
+ * the client is at its page limit: its own free cached pages must not make
+ * it fail.
+ */
 static int client_alloc(struct vrampool_client *client, struct drm_vrampool_alloc *args,
 			struct vrampool_alloc *a)
 {
@@ -99,13 +169,18 @@ static int client_alloc(struct vrampool_client *client, struct drm_vrampool_allo
 	periodic_cleanup(client);
 
 	ret = route(client, args->size, args->flags, a, &args->error);
-	if (ret != -ENOSPC || args->error.code)
+	if ((ret != -ENOSPC && ret != -EDQUOT) || args->error.code)
 		return ret;
 
 	vrampool_client_cleanup(client);
 	ret = route(client, args->size, args->flags, a, &args->error);
-	if (ret == -ENOSPC && !args->error.code)
-		ret = alloc_error(&args->error, DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, args->size);
+	if (args->error.code)
+		return ret;
+	if (ret == -ENOSPC)
+		return alloc_error(&args->error, DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, args->size);
+	if (ret == -EDQUOT)
+		return limit_error(&args->error, DRM_VRAMPOOL_LIMIT_PAGES,
+				   vrampool_modparam.max_pages, client->pages, args->size);
 	return ret;
 }
 
@@ -131,14 +206,15 @@ static void alloc_answer(struct drm_vrampool_alloc *args, const struct vrampool_
  * @file: the client
  *
  * Return: 0, or a negative errno with &drm_vrampool_alloc.error saying why
- * when no pool could serve the size.
+ * when no pool could serve the size or a per-client limit is reached.
  */
 int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct vrampool_device *vdev = to_vrampool_device(drm);
 	struct vrampool_client *client = file->driver_priv;
 	struct drm_vrampool_alloc *args = data;
-	struct vrampool_alloc *a;
+	struct vrampool_alloc pageless = {}, *a = &pageless;
+	void *entry;
 	u32 handle;
 	int ret;
 
@@ -156,17 +232,28 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 	args->page_size = 0;
 	memset(&args->error, 0, sizeof(args->error));
 
-	a = kzalloc(sizeof(*a), GFP_KERNEL);
-	if (!a)
-		return -ENOMEM;
+	/* A zero-size request is placed in @pageless, and kept as its pool's index. */
+	if (args->size) {
+		a = kzalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
+		if (!a)
+			return -ENOMEM;
+	}
 
 	ret = mutex_lock_interruptible(&client->lock);
 	if (ret)
 		goto err_free;
 
-	/* Reserve the handle first: nothing to undo in the pools if it fails. */
-	ret = xa_alloc(&client->handles, &handle, NULL, xa_limit_32b, GFP_KERNEL);
+	ret = check_allocation_limit(client, args);
 	if (ret)
+		goto err_unlock;
+
+	/*
+	 * Reserve the handle first: nothing to undo in the pools if it fails.
+	 * Cyclic, so that a handle just freed is not handed out again at once.
+	 */
+	ret = xa_alloc_cyclic(&client->handles, &handle, NULL, xa_limit_32b,
+			      &client->next_handle, GFP_KERNEL);
+	if (ret < 0)
 		goto err_unlock;
 
 	ret = client_alloc(client, args, a);
@@ -175,7 +262,13 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 
 	a->handle = handle;
 	/* Into the slot reserved above: allocates nothing, so cannot fail. */
-	xa_store(&client->handles, handle, a, GFP_KERNEL);
+	entry = a == &pageless ? xa_mk_value(a->pool->index) : a;
+	ret = xa_err(xa_store(&client->handles, handle, entry, GFP_KERNEL));
+	if (WARN_ON_ONCE(ret)) {
+		vrampool_pool_free(a);
+		goto err_release_handle;
+	}
+	client->allocations++;
 	alloc_answer(args, a);
 	mutex_unlock(&client->lock);
 	trace_vrampool_alloc(file->client_id, args->handle, args->size, args->flags, args->pool,
@@ -184,13 +277,27 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 
 err_release_handle:
 	xa_erase(&client->handles, handle);
+	/* Never answered, so free to hand out next: a failure uses up no handle. */
+	client->next_handle = handle;
 err_unlock:
 	mutex_unlock(&client->lock);
 err_free:
-	kfree(a);
+	if (a != &pageless)
+		kfree(a);
 	trace_vrampool_alloc_refused(file->client_id, args->size, args->flags, ret,
 				     args->error.code);
 	return ret;
+}
+
+/* The vrampool_free event of the allocation @entry names (DOC: handle entries). */
+static void trace_free(struct vrampool_client *client, u32 handle, void *entry)
+{
+	const struct vrampool_alloc *a = entry;
+
+	if (xa_is_value(entry))
+		trace_vrampool_free(client->file->client_id, handle, 0, xa_to_value(entry));
+	else
+		trace_vrampool_free(client->file->client_id, handle, a->size, a->pool->index);
 }
 
 /**
@@ -199,27 +306,30 @@ err_free:
  * @data: a &struct drm_vrampool_free
  * @file: the client
  *
- * Return: 0; -ENOENT for a handle this file does not own; -EINVAL.
+ * Return: 0; -ENOENT for a handle this file does not own (or no longer:
+ * handles are not reused at once, so a stale FREE finds nothing); -EINVAL;
+ * -EINTR only when the task is being killed.
  */
 int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct vrampool_device *vdev = to_vrampool_device(drm);
 	struct vrampool_client *client = file->driver_priv;
 	struct drm_vrampool_free *args = data;
-	struct vrampool_alloc *a;
+	void *entry;
 
 	if (vrampool_ioctl_check(vdev, args->flags || args->reserved))
 		return -EINVAL;
 
-	scoped_guard(mutex, &client->lock) {
-		a = xa_erase(&client->handles, args->handle);
-		if (!a)
-			return -ENOENT;
-		trace_vrampool_free(file->client_id, a->handle, a->size, a->pool->index);
-		vrampool_pool_free(a);
+	/* Killable: a reader of the pools need not wait in D state (DOC: Locking). */
+	if (mutex_lock_killable(&client->lock))
+		return -EINTR;
+	entry = xa_erase(&client->handles, args->handle);
+	if (entry) {
+		trace_free(client, args->handle, entry);
+		vrampool_alloc_entry_free(client, entry);
 	}
-	kfree(a);
-	return 0;
+	mutex_unlock(&client->lock);
+	return entry ? 0 : -ENOENT;
 }
 
 /**
@@ -228,7 +338,7 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
  * @data: a &struct drm_vrampool_cleanup
  * @file: the client
  *
- * Return: 0 or -EINVAL.
+ * Return: 0, -EINVAL, or -EINTR only when the task is being killed.
  */
 int vrampool_cleanup_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
@@ -239,8 +349,10 @@ int vrampool_cleanup_ioctl(struct drm_device *drm, void *data, struct drm_file *
 	if (vrampool_ioctl_check(vdev, args->flags || args->pad || args->reserved))
 		return -EINVAL;
 
-	guard(mutex)(&client->lock);
+	if (mutex_lock_killable(&client->lock))
+		return -EINTR;
 	vrampool_client_cleanup(client);
+	mutex_unlock(&client->lock);
 	return 0;
 }
 
@@ -250,7 +362,7 @@ int vrampool_cleanup_ioctl(struct drm_device *drm, void *data, struct drm_file *
  * @data: a &struct drm_vrampool_persistent_mode
  * @file: the client
  *
- * Return: 0 or -EINVAL.
+ * Return: 0, -EINVAL, or -EINTR only when the task is being killed.
  */
 int vrampool_set_persistent_mode_ioctl(struct drm_device *drm, void *data,
 				       struct drm_file *file)
@@ -264,10 +376,11 @@ int vrampool_set_persistent_mode_ioctl(struct drm_device *drm, void *data,
 				 args->mode > DRM_VRAMPOOL_PERSISTENT_ENFORCED))
 		return -EINVAL;
 
-	scoped_guard(mutex, &client->lock) {
-		old = client->persistent_mode;
-		client->persistent_mode = args->mode;
-	}
+	if (mutex_lock_killable(&client->lock))
+		return -EINTR;
+	old = client->persistent_mode;
+	client->persistent_mode = args->mode;
+	mutex_unlock(&client->lock);
 	args->mode = old;
 	return 0;
 }

@@ -8,6 +8,9 @@
 
 struct drm_device;
 struct drm_file;
+struct vrampool_client;
+
+void vrampool_alloc_entry_free(struct vrampool_client *client, void *entry);
 
 int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

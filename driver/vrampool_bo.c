@@ -68,7 +68,7 @@ int vrampool_bo_create(struct vrampool_device *vdev, u64 size,
 	if (size > vdev->props.vram_size)
 		return -ENOSPC;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return -ENOMEM;
 

@@ -14,11 +14,13 @@
 #include <linux/cleanup.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include <drm/drm_device.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_print.h>
@@ -26,11 +28,13 @@
 
 #include <drm/vrampool_accel.h>
 
+#include "vrampool_alloc.h"
 #include "vrampool_bo.h"
 #include "vrampool_client.h"
 #include "vrampool_device.h"
 #include "vrampool_layout.h"
 #include "vrampool_macros.h"
+#include "vrampool_modparams.h"
 #include "vrampool_pool.h"
 #include "vrampool_pool_set.h"
 #include "vrampool_sysfs.h"
@@ -41,15 +45,18 @@ static struct vrampool_client *backing_to_client(const struct vrampool_backing *
 	return container_of(backing, struct vrampool_client, backing);
 }
 
-/* A page of a client's pool is one pinned VRAM BO only its file may map. */
+/*
+ * A page of a client's pool is one pinned VRAM BO only its file may map;
+ * the client holds at most max_pages of them.
+ */
 static int client_back(const struct vrampool_backing *backing, struct vrampool_pool_page *ppage)
 {
 	struct vrampool_client *client = backing_to_client(backing);
 	struct vrampool_bo *bo;
 	int ret;
 
-	if (!ppage->size)
-		return 0;
+	if (client->pages >= vrampool_modparam.max_pages)
+		return -EDQUOT;
 
 	ret = vrampool_bo_create(client->vdev, ppage->size, ttm_bo_type_device, &bo);
 	if (ret)
@@ -64,6 +71,7 @@ static int client_back(const struct vrampool_backing *backing, struct vrampool_p
 	ppage->bo = bo;
 	ppage->vram = bo->tbo.base.size;
 	ppage->mmap_offset = drm_vma_node_offset_addr(&bo->tbo.base.vma_node);
+	client->pages++;
 	return 0;
 }
 
@@ -77,6 +85,7 @@ static void client_release(const struct vrampool_backing *backing, struct vrampo
 	drm_vma_node_revoke(&ppage->bo->tbo.base.vma_node, client->file);
 	vrampool_bo_free(ppage->bo);
 	ppage->bo = NULL;
+	client->pages--;
 }
 
 /* VRAM held by the client's pools; the client is locked. */
@@ -94,8 +103,8 @@ static u64 client_vram(struct vrampool_client *client)
  * The client starts with the device's default layout, an empty persistent
  * pool and no allocation.
  *
- * Return: 0, -ENOMEM, or the error that kept its sysfs folder from being
- * made.
+ * Return: 0; -ENODEV once the device is unplugged; -ENOMEM, or the error
+ * that kept its sysfs folder from being made.
  */
 int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 {
@@ -104,11 +113,15 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	};
 	struct vrampool_device *vdev = to_vrampool_device(drm);
 	struct vrampool_client *client;
-	int ret;
+	int idx, ret;
 
-	client = kzalloc(sizeof(*client), GFP_KERNEL);
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+
+	ret = -ENOMEM;
+	client = kzalloc(sizeof(*client), GFP_KERNEL_ACCOUNT);
 	if (!client)
-		return -ENOMEM;
+		goto err_exit;
 
 	client->vdev = vdev;
 	client->file = file;
@@ -119,7 +132,7 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	client->persistent_mode = DRM_VRAMPOOL_PERSISTENT_ENABLED;
 	mutex_init(&client->lock);
 	mutex_init(&client->sysfs_lock);
-	xa_init_flags(&client->handles, XA_FLAGS_ALLOC1);
+	xa_init_flags(&client->handles, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
 
 	ret = -ENOMEM;
 	client->persistent = vrampool_pool_create(&persistent, DRM_VRAMPOOL_PERSISTENT_POOL,
@@ -141,6 +154,7 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	atomic_inc(&vdev->client_count);
 
 	file->driver_priv = client;
+	drm_dev_exit(idx);
 	return 0;
 
 err_pool_set:
@@ -151,6 +165,8 @@ err_free:
 	mutex_destroy(&client->sysfs_lock);
 	mutex_destroy(&client->lock);
 	kfree(client);
+err_exit:
+	drm_dev_exit(idx);
 	return ret;
 }
 
@@ -159,24 +175,32 @@ err_free:
  * @drm: the device
  * @file: the closed file
  *
- * Frees every allocation and pool the client owned; their VRAM goes back
- * to the device (pages still mapped go when they are unmapped).
+ * Frees every allocation and pool the client owned, in time linear in
+ * their number; their VRAM goes back to the device (pages still mapped go
+ * when they are unmapped).
  */
 void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct vrampool_client *client = file->driver_priv;
 	struct vrampool_device *vdev = client->vdev;
-	struct vrampool_alloc *a;
 	unsigned long handle;
+	void *entry;
 
 	vrampool_sysfs_client_remove(client);
 	scoped_guard(mutex, &vdev->clients_lock)
 		list_del(&client->link);
 	atomic_dec(&vdev->client_count);
 
-	xa_for_each(&client->handles, handle, a) {
-		vrampool_pool_free(a);
-		kfree(a);
+	/*
+	 * No free-page upkeep for pools about to go (DOC: teardown); a
+	 * page-less entry (DOC: handle entries) holds nothing to drop.
+	 */
+	xa_for_each(&client->handles, handle, entry) {
+		if (!xa_is_value(entry)) {
+			vrampool_pool_drop(entry);
+			kfree(entry);
+		}
+		cond_resched();
 	}
 	xa_destroy(&client->handles);
 
@@ -216,8 +240,11 @@ void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	struct vrampool_client *client = file->driver_priv;
 	struct drm_memory_stats stats = {};
 
-	scoped_guard(mutex, &client->lock)
-		stats.private = client_vram(client);
+	/* A reader that is killed prints nothing rather than wait on. */
+	if (mutex_lock_killable(&client->lock))
+		return;
+	stats.private = client_vram(client);
+	mutex_unlock(&client->lock);
 	stats.resident = stats.private;
 	drm_print_memory_stats(p, &stats, DRM_GEM_OBJECT_RESIDENT, "vram");
 }
@@ -306,10 +333,13 @@ static int client_install_test(struct vrampool_client *client,
 	return ret;
 }
 
-static u64 client_generation(struct vrampool_client *client)
+static int client_generation(struct vrampool_client *client, u64 *generation)
 {
-	guard(mutex)(&client->lock);
-	return client->generation;
+	if (mutex_lock_killable(&client->lock))
+		return -EINTR;
+	*generation = client->generation;
+	mutex_unlock(&client->lock);
+	return 0;
 }
 
 static int install_refuse(struct vrampool_device *vdev,
@@ -444,7 +474,9 @@ int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_f
 
 	memset(&args->error, 0, sizeof(args->error));
 	args->num_pools = 0;
-	args->generation = client_generation(client);
+	ret = client_generation(client, &args->generation);
+	if (ret)
+		return ret;
 
 	ret = install_check_args(vdev, args);
 	if (!ret)
@@ -483,19 +515,19 @@ static void pool_status_fill(const struct vrampool_pool *pool,
 /*
  * Fills in @args and, when its size is that of the answer, *@out with the
  * status of every pool (for the caller to copy out and kvfree()); else
- * *@out stays NULL and @args->size says what the size must be.
+ * *@out stays NULL and @args->size says what the size must be. The client
+ * is locked.
  */
-static int query_fill(struct vrampool_device *vdev, struct vrampool_client *client,
-		      struct drm_vrampool_pool_query *args,
-		      struct drm_vrampool_pool_status **out)
+static int query_fill_locked(struct vrampool_device *vdev, struct vrampool_client *client,
+			     struct drm_vrampool_pool_query *args,
+			     struct drm_vrampool_pool_status **out)
 {
 	struct vrampool_pool_set *set;
 	struct drm_vrampool_pool_status *status;
 	u32 i, size;
 	int ret = 0;
 
-	*out = NULL;
-	guard(mutex)(&client->lock);
+	lockdep_assert_held(&client->lock);
 	set = client->pool_set;
 	size = (set->count + 1) * sizeof(*status);
 	args->generation = client->generation;
@@ -517,6 +549,21 @@ static int query_fill(struct vrampool_device *vdev, struct vrampool_client *clie
 	pool_status_fill(client->persistent, &status[i]);
 	*out = status;
 	return 0;
+}
+
+/* query_fill_locked() under the client lock, killable (DOC: Locking). */
+static int query_fill(struct vrampool_device *vdev, struct vrampool_client *client,
+		      struct drm_vrampool_pool_query *args,
+		      struct drm_vrampool_pool_status **out)
+{
+	int ret;
+
+	*out = NULL;
+	if (mutex_lock_killable(&client->lock))
+		return -EINTR;
+	ret = query_fill_locked(vdev, client, args, out);
+	mutex_unlock(&client->lock);
+	return ret;
 }
 
 /**

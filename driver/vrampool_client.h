@@ -51,15 +51,20 @@ struct drm_printer;
  * POOL_INSTALL, which may create and clear VRAM pages and wait behind
  * another thread's doing so, take the sysfs and client locks with
  * mutex_lock_interruptible() (an install from the point where it would
- * change something). Everything else uses mutex_lock(): FREE and CLEANUP
- * give memory back and must not fail because of a signal; POOL_QUERY,
- * SET_PERSISTENT_MODE and the generation a refused install reports hold
- * the lock for a few loads and stores, and their ABI has no -EINTR; sysfs
- * show(), fdinfo and debugfs are reads a signal should not turn into an
- * error; the clients lock is held only around list operations. postclose
- * takes no client lock: no ioctl runs on a closed file, and it removes the
- * client's folder and unlinks it from the clients list before it frees
- * anything.
+ * change something). FREE, CLEANUP, POOL_QUERY, SET_PERSISTENT_MODE, the
+ * generation a refused install reports and fdinfo take the client lock
+ * with mutex_lock_killable(): a signal does not make them fail (FREE and
+ * CLEANUP give memory back, and their ABI has no -EINTR), but a task
+ * waiting behind a long ALLOC can still be killed instead of sitting in D
+ * state; a killed fdinfo read prints nothing. sysfs show() and debugfs use
+ * mutex_lock(); the clients lock is held only around list operations.
+ * postclose takes no client lock: no ioctl runs on a closed file, and it
+ * removes the client's folder and unlinks it from the clients list before
+ * it frees anything.
+ *
+ * Unplug: every ioctl runs inside drm_dev_enter() (vrampool_drv.c), and so
+ * does open(); drm_dev_unplug() waits for them, and no path waits for an
+ * unplug while it holds one of the locks above.
  */
 
 int vrampool_client_open(struct drm_device *drm, struct drm_file *file);

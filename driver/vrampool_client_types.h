@@ -40,8 +40,20 @@ struct vrampool_client {
 	struct vrampool_pool_set *pool_set;
 	/** @persistent: the persistent pool, index 255, kept across installs */
 	struct vrampool_pool *persistent;
-	/** @handles: allocation handles, from 1 */
+	/**
+	 * @handles: allocation handles, from 1, each naming its allocation
+	 * (DOC: handle entries, in vrampool_alloc.c)
+	 */
 	struct xarray handles;
+	/** @allocations: live allocations, at most the module's max_allocations */
+	u32 allocations;
+	/** @pages: pages of all its pools, at most the module's max_pages */
+	u32 pages;
+	/**
+	 * @next_handle: where the cyclic search for a new handle starts: after
+	 * the last one handed out, so that a freed handle is not reused at once
+	 */
+	u32 next_handle;
 	/** @backing: gives pool pages VRAM buffer objects mapped for @file */
 	struct vrampool_backing backing;
 	/** @generation: bumped by every install, under @sysfs_lock and @lock */

@@ -8,6 +8,7 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/fs.h>
 #include <linux/module.h>
 
 #include <drm/drm_accel.h>
@@ -33,9 +34,52 @@ static const struct drm_ioctl_desc vrampool_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VRAMPOOL_SET_PERSISTENT_MODE, vrampool_set_persistent_mode_ioctl, 0),
 };
 
+/*
+ * Every ioctl, argument copies included, runs inside drm_dev_enter(): on a
+ * file whose device is unplugged (unbound) it fails with -ENODEV, and an
+ * unplug waits for the ioctls already running, which may touch VRAM and
+ * the device's state, before the device's resources go.
+ */
+static long vrampool_ioctl_enter(long (*ioctl)(struct file *, unsigned int, unsigned long),
+				 struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	struct drm_file *file = filp->private_data;
+	long ret;
+	int idx;
+
+	if (!drm_dev_enter(file->minor->dev, &idx))
+		return -ENODEV;
+	ret = ioctl(filp, cmd, arg);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+static long vrampool_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	return vrampool_ioctl_enter(drm_ioctl, filp, cmd, arg);
+}
+
+#ifdef CONFIG_COMPAT
+static long vrampool_compat_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	return vrampool_ioctl_enter(drm_compat_ioctl, filp, cmd, arg);
+}
+#else
+#define vrampool_compat_ioctl NULL
+#endif
+
+/* DRM_ACCEL_FOPS, but for the ioctls. */
 static const struct file_operations vrampool_fops = {
 	.owner = THIS_MODULE,
-	DRM_ACCEL_FOPS,
+	.open = accel_open,
+	.release = drm_release,
+	.unlocked_ioctl = vrampool_ioctl,
+	.compat_ioctl = vrampool_compat_ioctl,
+	.poll = drm_poll,
+	.read = drm_read,
+	.llseek = noop_llseek,
+	.mmap = drm_gem_mmap,
+	.fop_flags = FOP_UNSIGNED_OFFSET,
 	.show_fdinfo = drm_show_fdinfo,
 };
 

@@ -8,12 +8,16 @@
 
 #include <linux/types.h>
 
+/* The per-client limits a module load without parameters gives. */
+#define VRAMPOOL_DEFAULT_MAX_ALLOCATIONS	1048576
+#define VRAMPOOL_DEFAULT_MAX_PAGES		65536
+
 /**
  * struct vrampool_modparams - the module parameters
  *
  * Defined and documented with module_param_named() in vrampool_module.c;
  * read-only once the module is loaded. The backends read them when they
- * create a device.
+ * create a device; the allocation ioctls read the per-client limits.
  */
 struct vrampool_modparams {
 	/** @emulated_devices: emulated devices to create at load */
@@ -26,6 +30,10 @@ struct vrampool_modparams {
 	u64 max_page_size;
 	/** @exclusive_memory_only: devices refuse sliced pools */
 	bool exclusive_memory_only;
+	/** @max_allocations: live allocations a client may hold, at least 1 */
+	unsigned int max_allocations;
+	/** @max_pages: pool pages a client may hold across all its pools, at least 1 */
+	unsigned int max_pages;
 };
 
 extern struct vrampool_modparams vrampool_modparam;

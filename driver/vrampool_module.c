@@ -20,6 +20,8 @@ struct vrampool_modparams vrampool_modparam __read_mostly = {
 	.emulated_devices = 1,
 	.vram_size = SZ_256M,
 	.alignment = 256,
+	.max_allocations = VRAMPOOL_DEFAULT_MAX_ALLOCATIONS,
+	.max_pages = VRAMPOOL_DEFAULT_MAX_PAGES,
 };
 
 module_param_named(emulated_devices, vrampool_modparam.emulated_devices, uint, 0444);
@@ -41,6 +43,31 @@ MODULE_PARM_DESC(max_page_size,
 module_param_named(exclusive_memory_only, vrampool_modparam.exclusive_memory_only, bool, 0444);
 MODULE_PARM_DESC(exclusive_memory_only,
 		 "Devices refuse sliced pools, as on exclusive-memory-only runtimes (default off)");
+
+/*
+ * A per-client limit: 1 to UINT_MAX. 0 would leave a client unable to
+ * allocate (or, for max_pages, to allocate anything but zero-size), so it
+ * is refused, and with it the module load.
+ */
+static int limit_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, UINT_MAX);
+}
+
+static const struct kernel_param_ops limit_ops = {
+	.set = limit_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(max_allocations, &limit_ops, &vrampool_modparam.max_allocations, 0444);
+MODULE_PARM_DESC(max_allocations,
+		 "Live allocations each client (open file) may hold, zero-size ones included; at least 1 (default "
+		 __stringify(VRAMPOOL_DEFAULT_MAX_ALLOCATIONS) ")");
+
+module_param_cb(max_pages, &limit_ops, &vrampool_modparam.max_pages, 0444);
+MODULE_PARM_DESC(max_pages,
+		 "Pool pages each client may hold across all its pools, free cached ones included; at least 1 (default "
+		 __stringify(VRAMPOOL_DEFAULT_MAX_PAGES) ")");
 
 /* The backends, registered in this order and unregistered in reverse. */
 static const struct {

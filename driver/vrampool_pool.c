@@ -33,21 +33,39 @@
  * kept apart from the index (&vrampool_pool_page.order), so that a wrapped
  * numbering does not change it:
  *
- * - sliced: first fit visits pages oldest first (&vrampool_pool.by_age);
+ * - sliced: first fit visits pages oldest first (&vrampool_pool.fit_tree),
+ *   and an explicit cleanup releases them in that order (&vrampool_pool.by_age);
  * - exclusive: the free page that fits with the fewest idle checks, the
  *   oldest on a tie;
  * - persistent: the oldest free buffer of the size;
  * - direct: the free buffer of the size in the lowest slot; reclaim and
  *   cleanup release free buffers in slot order.
  *
- * Free single-allocation pages live in &vrampool_pool.free_tree, sorted in
- * the type's reuse order: a free takes O(log n), a buffer pool finds its
- * free buffer of a size in O(log n), and an exclusive pool visits free
- * pages only until the first that fits, as sliced first fit visits pages.
- * They are also marked %VRAMPOOL_PAGE_FREE in &vrampool_pool.pages, for the
- * walks in index order that skip the busy pages (direct reclaim).
+ * Free single-allocation pages live in &vrampool_pool.fit_tree, sorted in
+ * the type's reuse order, and so do all of a sliced pool's pages, oldest
+ * first; each subtree knows the largest allocation a page of it can take
+ * (its size, for a free single-allocation page; its largest hole, for a
+ * sliced page). A free takes O(log n), a buffer pool finds its free buffer
+ * of a size in O(log n), and exclusive and sliced pools find the first page
+ * in their order that fits in O(log n) too (vrampool_pool_first_fit()),
+ * however many pages there are. Free single-allocation pages are also
+ * marked %VRAMPOOL_PAGE_FREE in &vrampool_pool.pages, for the walks in
+ * index order that skip the busy pages (direct reclaim).
  */
 
+/**
+ * DOC: teardown
+ *
+ * Every walk over a pool's pages or a client's allocations visits each once
+ * (no insertion in order walks a list), and calls cond_resched() between
+ * items: a client may hold millions. postclose does no free-page upkeep: it
+ * drops each allocation (vrampool_pool_drop(), which only takes a slice out
+ * of its page) and then destroys the pools, releasing every page in one
+ * pass.
+ */
+
+#include <linux/rbtree_augmented.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <kunit/visibility.h>
 
@@ -83,7 +101,7 @@ struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry 
 	if (WARN_ON(config->type >= ARRAY_SIZE(pool_types) || !pool_types[config->type]))
 		return NULL;
 
-	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL_ACCOUNT);
 	if (!pool)
 		return NULL;
 
@@ -92,10 +110,10 @@ struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry 
 	pool->index = index;
 	pool->alignment = alignment;
 	pool->backing = backing;
-	xa_init_flags(&pool->pages, XA_FLAGS_ALLOC);
-	xa_init(&pool->sizes);
+	xa_init_flags(&pool->pages, XA_FLAGS_ALLOC | XA_FLAGS_ACCOUNT);
+	xa_init_flags(&pool->sizes, XA_FLAGS_ACCOUNT);
 	INIT_LIST_HEAD(&pool->by_age);
-	pool->free_tree = RB_ROOT_CACHED;
+	pool->fit_tree = RB_ROOT_CACHED;
 
 	if (pool->ops->init)
 		pool->ops->init(pool);
@@ -105,15 +123,18 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_create);
 
 /**
  * vrampool_pool_destroy() - release a pool's pages and free it
- * @pool: a pool with no live allocation left
+ * @pool: a pool with no live allocation left, or whose live allocations
+ *	  were dropped (vrampool_pool_drop())
  */
 void vrampool_pool_destroy(struct vrampool_pool *pool)
 {
 	struct vrampool_pool_page *ppage;
 	unsigned long index;
 
-	xa_for_each(&pool->pages, index, ppage)
+	xa_for_each(&pool->pages, index, ppage) {
 		vrampool_pool_page_release(ppage);
+		cond_resched();
+	}
 	xa_destroy(&pool->pages);
 	xa_destroy(&pool->sizes);
 	kvfree(pool->vacant);
@@ -132,7 +153,7 @@ static int page_index_take(struct vrampool_pool_page *ppage)
 	int ret;
 
 	ret = xa_alloc_cyclic(&pool->pages, &ppage->index, ppage, PAGE_INDEX_LIMIT,
-			      &pool->next_index, GFP_KERNEL);
+			      &pool->next_index, GFP_KERNEL_ACCOUNT);
 	if (ret < 0)
 		return ret == -EBUSY ? -ENOSPC : ret;
 
@@ -149,7 +170,7 @@ static int page_index_take(struct vrampool_pool_page *ppage)
  * nothing else can fail: a failed page leaves the numbering as it was.
  *
  * Return: the page, or an ERR_PTR(): -ENOSPC when the device is full,
- * -ENOMEM, -EINTR.
+ * -EDQUOT at the client's page limit, -ENOMEM, -EINTR.
  */
 struct vrampool_pool_page *vrampool_pool_page_new(struct vrampool_pool *pool, u64 size)
 {
@@ -158,13 +179,13 @@ struct vrampool_pool_page *vrampool_pool_page_new(struct vrampool_pool *pool, u6
 	struct vrampool_pool_page *ppage;
 	int ret;
 
-	ppage = kzalloc(sizeof(*ppage), GFP_KERNEL);
+	ppage = kzalloc(sizeof(*ppage), GFP_KERNEL_ACCOUNT);
 	if (!ppage)
 		return ERR_PTR(-ENOMEM);
 
 	ppage->pool = pool;
 	ppage->size = size;
-	RB_CLEAR_NODE(&ppage->free_node);
+	RB_CLEAR_NODE(&ppage->fit_node);
 
 	if (ops->page_init) {
 		ret = ops->page_init(ppage);
@@ -199,25 +220,97 @@ err_free:
 	return ERR_PTR(ret);
 }
 
-/* Take a page out of the free tree (and its mark), if it is there. */
-static void free_tree_remove(struct vrampool_pool_page *ppage)
+static struct vrampool_pool_page *tree_page_of(struct rb_node *node)
+{
+	return rb_entry(node, struct vrampool_pool_page, fit_node);
+}
+
+static u64 page_fit(const struct vrampool_pool_page *ppage)
+{
+	return ppage->fit;
+}
+
+/* Keeps &vrampool_pool_page.fit_max, the largest fit of each subtree. */
+RB_DECLARE_CALLBACKS_MAX(static, fit_tree_augment, struct vrampool_pool_page, fit_node,
+			 u64, fit_max, page_fit)
+
+/* Take a page out of the fit tree (and its free mark), if it is there. */
+static void fit_tree_remove(struct vrampool_pool_page *ppage)
 {
 	struct vrampool_pool *pool = ppage->pool;
 
-	if (RB_EMPTY_NODE(&ppage->free_node))
+	if (RB_EMPTY_NODE(&ppage->fit_node))
 		return;
-	rb_erase_cached(&ppage->free_node, &pool->free_tree);
-	RB_CLEAR_NODE(&ppage->free_node);
+	rb_erase_augmented_cached(&ppage->fit_node, &pool->fit_tree, &fit_tree_augment);
+	RB_CLEAR_NODE(&ppage->fit_node);
 	xa_clear_mark(&pool->pages, ppage->index, VRAMPOOL_PAGE_FREE);
 }
 
-static bool free_tree_less(struct rb_node *a, const struct rb_node *b)
+static bool fit_tree_less(struct rb_node *a, const struct rb_node *b)
 {
-	const struct vrampool_pool_page *pa = rb_entry(a, struct vrampool_pool_page, free_node);
-	const struct vrampool_pool_page *pb = rb_entry(b, struct vrampool_pool_page, free_node);
+	const struct vrampool_pool_page *pa = tree_page_of(a);
+	const struct vrampool_pool_page *pb = rb_entry(b, const struct vrampool_pool_page,
+						       fit_node);
 
 	return pa->pool->ops->free_before(pa, pb);
 }
+
+/**
+ * vrampool_pool_tree_add() - put a page into its pool's fit tree
+ * @ppage: the page, its order and &vrampool_pool_page.fit set
+ *
+ * At its place in the type's order (&vrampool_pool_ops.free_before), in
+ * O(log n).
+ */
+void vrampool_pool_tree_add(struct vrampool_pool_page *ppage)
+{
+	ppage->fit_max = ppage->fit;
+	rb_add_augmented_cached(&ppage->fit_node, &ppage->pool->fit_tree, fit_tree_less,
+				&fit_tree_augment);
+}
+
+/**
+ * vrampool_pool_fit_set() - a page in the fit tree can now take another size
+ * @ppage: a page in its pool's &vrampool_pool.fit_tree
+ * @fit: the largest allocation it can take now
+ *
+ * Updates the largest fit of the subtrees above it, in O(log n).
+ */
+void vrampool_pool_fit_set(struct vrampool_pool_page *ppage, u64 fit)
+{
+	ppage->fit = fit;
+	fit_tree_augment.propagate(&ppage->fit_node, NULL);
+}
+
+/**
+ * vrampool_pool_first_fit() - the first page of the fit tree that can take a size
+ * @pool: a pool
+ * @size: the bytes the page must take
+ *
+ * The page a walk of &vrampool_pool.fit_tree from its first page would
+ * stop at, found in O(log n): a subtree whose largest fit is too small is
+ * skipped whole, and a left subtree with a page that fits holds the first.
+ *
+ * Return: the page, or NULL if no page of the tree can take @size bytes.
+ */
+struct vrampool_pool_page *vrampool_pool_first_fit(struct vrampool_pool *pool, u64 size)
+{
+	struct rb_node *node = pool->fit_tree.rb_root.rb_node;
+	struct vrampool_pool_page *ppage;
+
+	while (node && tree_page_of(node)->fit_max >= size) {
+		ppage = tree_page_of(node);
+		if (node->rb_left && tree_page_of(node->rb_left)->fit_max >= size) {
+			node = node->rb_left;
+			continue;
+		}
+		if (ppage->fit >= size)
+			return ppage;
+		node = node->rb_right;
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_first_fit);
 
 /**
  * vrampool_pool_page_release() - give a page with no live allocation back
@@ -228,7 +321,7 @@ void vrampool_pool_page_release(struct vrampool_pool_page *ppage)
 	struct vrampool_pool *pool = ppage->pool;
 	struct vrampool_pool_stats *st = &pool->stats;
 
-	free_tree_remove(ppage);
+	fit_tree_remove(ppage);
 	xa_erase(&pool->pages, ppage->index);
 	list_del(&ppage->age_link);
 	if (pool->ops->index_put)
@@ -247,7 +340,7 @@ void vrampool_pool_page_release(struct vrampool_pool_page *ppage)
 
 /**
  * vrampool_pool_page_take() - give a single-allocation page to an allocation
- * @ppage: a free page from &vrampool_pool.free_tree, or a new page
+ * @ppage: a free page from &vrampool_pool.fit_tree, or a new page
  * @a: the allocation, its size set
  * @eff: its effective size, at most the page size
  *
@@ -256,7 +349,7 @@ void vrampool_pool_page_release(struct vrampool_pool_page *ppage)
 void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_alloc *a,
 			     u64 eff)
 {
-	free_tree_remove(ppage);
+	fit_tree_remove(ppage);
 	ppage->alloc = a;
 	ppage->live = 1;
 	a->ppage = ppage;
@@ -278,7 +371,8 @@ void vrampool_pool_page_put_back(struct vrampool_alloc *a)
 
 	ppage->alloc = NULL;
 	ppage->live = 0;
-	rb_add_cached(&ppage->free_node, &pool->free_tree, free_tree_less);
+	ppage->fit = ppage->size;
+	vrampool_pool_tree_add(ppage);
 	xa_set_mark(&pool->pages, ppage->index, VRAMPOOL_PAGE_FREE);
 }
 
@@ -294,14 +388,16 @@ void vrampool_pool_release_free_pages(struct vrampool_pool *pool)
 	struct vrampool_pool_page *ppage;
 	unsigned long index;
 
-	xa_for_each_marked(&pool->pages, index, ppage, VRAMPOOL_PAGE_FREE)
+	xa_for_each_marked(&pool->pages, index, ppage, VRAMPOOL_PAGE_FREE) {
 		vrampool_pool_page_release(ppage);
+		cond_resched();
+	}
 }
 
 static int buffer_size_cmp(const void *key, const struct rb_node *node)
 {
 	const struct vrampool_pool_page *ppage = rb_entry(node, struct vrampool_pool_page,
-							  free_node);
+							  fit_node);
 	u64 size = *(const u64 *)key;
 
 	if (size != ppage->size)
@@ -319,9 +415,9 @@ static int buffer_size_cmp(const void *key, const struct rb_node *node)
  */
 struct vrampool_pool_page *vrampool_pool_buffer_find_free(struct vrampool_pool *pool, u64 size)
 {
-	struct rb_node *node = rb_find_first(&size, &pool->free_tree.rb_root, buffer_size_cmp);
+	struct rb_node *node = rb_find_first(&size, &pool->fit_tree.rb_root, buffer_size_cmp);
 
-	return node ? rb_entry(node, struct vrampool_pool_page, free_node) : NULL;
+	return node ? rb_entry(node, struct vrampool_pool_page, fit_node) : NULL;
 }
 
 /**
@@ -440,18 +536,25 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_accepts);
  *	  that the caller may try the next pool; false on success and on
  *	  every other error
  *
+ * A zero-size request, in every pool type, takes no page and touches
+ * nothing of the type's (an exclusive pool's average stays): @a gets no
+ * page (&vrampool_alloc.ppage NULL), no offset and no padding, and is only
+ * counted. So it cannot fail, even in a capped pool that is full.
+ *
  * Return: 0; -ENOSPC with *@full true when a capped pool is full; -ENOSPC
- * when the device has no room for a new page; -ENOMEM; -EINTR.
+ * when the device has no room for a new page; -EDQUOT at the client's page
+ * limit; -ENOMEM; -EINTR.
  */
 int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 			bool *full)
 {
-	int ret;
+	int ret = 0;
 
 	*full = false;
 	a->pool = pool;
 	a->size = size;
-	ret = pool->ops->alloc(pool, size, a, full);
+	if (size)
+		ret = pool->ops->alloc(pool, size, a, full);
 	if (!ret)
 		pool_account(pool, a, true);
 	return ret;
@@ -460,14 +563,30 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_alloc);
 
 /**
  * vrampool_pool_free() - return an allocation to its pool
- * @a: the allocation
+ * @a: the allocation; a page-less (zero-size) one needs only its pool and
+ *     size set
  */
 void vrampool_pool_free(struct vrampool_alloc *a)
 {
 	pool_account(a->pool, a, false);
-	a->pool->ops->free(a);
+	if (a->ppage)
+		a->pool->ops->free(a);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free);
+
+/**
+ * vrampool_pool_drop() - forget a live allocation of a pool about to be destroyed
+ * @a: the allocation, which the caller then frees
+ *
+ * Keeps no accounting and no free-page order, for postclose (DOC: teardown):
+ * only what vrampool_pool_destroy() needs undone, a slice in its page, is.
+ */
+void vrampool_pool_drop(struct vrampool_alloc *a)
+{
+	if (a->pool->ops->drop)
+		a->pool->ops->drop(a);
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_drop);
 
 /**
  * vrampool_pool_cleanup() - give free pages back to the device

@@ -26,8 +26,9 @@ struct vrampool_pool_page;
  */
 struct vrampool_backing {
 	/**
-	 * @back: give @ppage (its size set) memory; 0, -ENOSPC when the
-	 * device is full, -ENOMEM or -EINTR
+	 * @back: give @ppage (its size set, never 0) memory; 0, -ENOSPC when
+	 * the device is full, -EDQUOT when the owner holds as many pages as it
+	 * may, -ENOMEM or -EINTR
 	 */
 	int (*back)(const struct vrampool_backing *backing, struct vrampool_pool_page *ppage);
 	/** @release: give a page's memory back */
@@ -41,7 +42,7 @@ struct vrampool_backing {
  *
  * Sliced pools carve a page into slices (@mm). The other types (exclusive,
  * direct and persistent) put one allocation in each page (@alloc) and keep
- * their free pages in &vrampool_pool.free_tree: "single-allocation pages"
+ * their free pages in &vrampool_pool.fit_tree: "single-allocation pages"
  * below.
  */
 struct vrampool_pool_page {
@@ -69,7 +70,7 @@ struct vrampool_pool_page {
 	u32 free_count;
 	/** @size: its size in bytes */
 	u64 size;
-	/** @bo: its VRAM, or NULL for a zero-size page or a test backing */
+	/** @bo: its VRAM, or NULL for a test backing */
 	struct vrampool_bo *bo;
 	/** @mmap_offset: where userspace maps it, 0 without @bo */
 	u64 mmap_offset;
@@ -82,10 +83,18 @@ struct vrampool_pool_page {
 	/** @alloc: single-allocation pages: the allocation it holds, NULL while free */
 	struct vrampool_alloc *alloc;
 	/**
-	 * @free_node: single-allocation pages: its place in
-	 * &vrampool_pool.free_tree while free, else cleared (RB_EMPTY_NODE())
+	 * @fit_node: its place in &vrampool_pool.fit_tree: single-allocation
+	 * pages while free, sliced pages always; else cleared (RB_EMPTY_NODE())
 	 */
-	struct rb_node free_node;
+	struct rb_node fit_node;
+	/**
+	 * @fit: in &vrampool_pool.fit_tree: the largest allocation it can take
+	 * now, its size (free single-allocation page) or its largest hole
+	 * (sliced page)
+	 */
+	u64 fit;
+	/** @fit_max: the largest @fit in its subtree of &vrampool_pool.fit_tree */
+	u64 fit_max;
 };
 
 /**
@@ -96,7 +105,7 @@ struct vrampool_alloc {
 	u32 handle;
 	/** @pool: the pool that served it */
 	struct vrampool_pool *pool;
-	/** @ppage: its page; NULL for a zero-size slice, which needs none */
+	/** @ppage: its page; NULL for a zero-size allocation, which never has one */
 	struct vrampool_pool_page *ppage;
 	/** @node: sliced pools only: its slice of @ppage */
 	struct drm_mm_node node;
@@ -159,7 +168,7 @@ struct vrampool_pool {
 	 * marked %VRAMPOOL_PAGE_FREE
 	 */
 	struct xarray pages;
-	/** @by_age: every page, oldest first: the order sliced first fit visits */
+	/** @by_age: every page, oldest first: the order sliced cleanup releases in */
 	struct list_head by_age;
 	/** @pages_made: pages made since the pool was created */
 	u64 pages_made;
@@ -169,10 +178,12 @@ struct vrampool_pool {
 	 */
 	u32 next_index;
 	/**
-	 * @free_tree: the free single-allocation pages, in the order the type
-	 * reuses them (&vrampool_pool_ops.free_before)
+	 * @fit_tree: the pages a new allocation may go into, in the order the
+	 * type visits them (&vrampool_pool_ops.free_before): the free
+	 * single-allocation pages, or every page of a sliced pool; each
+	 * subtree augmented with its largest fit (&vrampool_pool_page.fit_max)
 	 */
-	struct rb_root_cached free_tree;
+	struct rb_root_cached fit_tree;
 	/**
 	 * @vacant: direct pools only: the slots of released buffers, the most
 	 * recently released last; a new buffer takes the last one
@@ -209,6 +220,7 @@ bool vrampool_pool_accepts(const struct vrampool_pool *pool, u64 size);
 int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 			bool *full);
 void vrampool_pool_free(struct vrampool_alloc *a);
+void vrampool_pool_drop(struct vrampool_alloc *a);
 void vrampool_pool_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
 bool vrampool_pool_has_size(struct vrampool_pool *pool, u64 size);
 u64 vrampool_pool_capacity(const struct vrampool_pool *pool);

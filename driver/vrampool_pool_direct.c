@@ -41,7 +41,8 @@ static int vacant_grow(struct vrampool_pool *pool)
 		size = DRM_VRAMPOOL_NO_PAGE;
 	else
 		size = pool->vacant_size * 2;
-	vacant = kvrealloc(pool->vacant, array_size(size, sizeof(*vacant)), GFP_KERNEL);
+	vacant = kvrealloc(pool->vacant, array_size(size, sizeof(*vacant)),
+			   GFP_KERNEL_ACCOUNT);
 	if (!vacant)
 		return -ENOMEM;
 
@@ -67,7 +68,7 @@ static int direct_index_take(struct vrampool_pool_page *ppage)
 		slot = pool->next_index;
 	}
 
-	ret = xa_insert(&pool->pages, slot, ppage, GFP_KERNEL);
+	ret = xa_insert(&pool->pages, slot, ppage, GFP_KERNEL_ACCOUNT);
 	if (ret)
 		return ret;
 

@@ -3,7 +3,8 @@
  * vrampool: exclusive pools.
  *
  * One allocation per page. A new page is sized max(running average, size),
- * so that pages fit the requests that usually come; a free page is reused by
+ * so that pages fit the requests that usually come (zero-size requests take
+ * no page and do not count in the average); a free page is reused by
  * any request it fits, the one with the fewest idle checks first and the
  * oldest of those (CubeCL's order). Free pages age by idle checks, every
  * dealloc_period / IDLE_CHECKS_PER_PERIOD allocations of the client, and a
@@ -12,6 +13,8 @@
  *
  * Copyright (C) 2026 The vrampool authors
  */
+
+#include <linux/sched.h>
 
 #include "vrampool_pool_internal.h"
 
@@ -84,10 +87,7 @@ static int exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool
 	/* Accepted sizes are at most max_alloc_size, which is aligned. */
 	vrampool_pool_effective_size(pool, size, &eff);
 
-	ppage = vrampool_pool_first_free(pool);
-	while (ppage && ppage->size < size)
-		ppage = vrampool_pool_next_free(ppage);
-
+	ppage = vrampool_pool_first_fit(pool, size);
 	if (ppage) {
 		vrampool_pool_page_take(ppage, a, eff);
 		if (ppage->free_count)
@@ -130,6 +130,7 @@ static void exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 all
 		ppage->free_count++;
 		if (explicit || ppage->free_count >= IDLE_CHECKS_TO_RELEASE)
 			vrampool_pool_page_release(ppage);
+		cond_resched();
 	}
 }
 

@@ -38,6 +38,11 @@ struct vrampool_pool_ops {
 	/** @free: take @a out of its page; its accounting is already undone */
 	void (*free)(struct vrampool_alloc *a);
 	/**
+	 * @drop: optional: undo what of @a the pool's destruction cannot,
+	 * for a pool about to be destroyed with @a live (vrampool_pool_drop())
+	 */
+	void (*drop)(struct vrampool_alloc *a);
+	/**
 	 * @cleanup: give free pages back: all of them when @explicit, else
 	 * the periodic pass at the client's allocation count @alloc_nr
 	 */
@@ -67,8 +72,9 @@ struct vrampool_pool_ops {
 	 */
 	void (*index_put)(struct vrampool_pool_page *ppage);
 	/**
-	 * @free_before: single-allocation types: whether free page @a is
-	 * reused before free page @b (the order of &vrampool_pool.free_tree)
+	 * @free_before: whether page @a of &vrampool_pool.fit_tree comes before
+	 * page @b, in the order the type reuses (single-allocation types) or
+	 * visits (sliced) its pages
 	 */
 	bool (*free_before)(const struct vrampool_pool_page *a, const struct vrampool_pool_page *b);
 };
@@ -80,28 +86,32 @@ struct vrampool_pool_ops {
  * vrampool_pool_first_free() - the free single-allocation page reused first
  * @pool: the pool
  *
- * Return: the first page of &vrampool_pool.free_tree, or NULL; walk on with
+ * Return: the first page of &vrampool_pool.fit_tree, or NULL; walk on with
  * vrampool_pool_next_free().
  */
 static inline struct vrampool_pool_page *vrampool_pool_first_free(struct vrampool_pool *pool)
 {
-	struct rb_node *node = rb_first_cached(&pool->free_tree);
+	struct rb_node *node = rb_first_cached(&pool->fit_tree);
 
-	return node ? rb_entry(node, struct vrampool_pool_page, free_node) : NULL;
+	return node ? rb_entry(node, struct vrampool_pool_page, fit_node) : NULL;
 }
 
 /**
  * vrampool_pool_next_free() - the free page reused after another
  * @ppage: a free single-allocation page
  *
- * Return: the page after @ppage in &vrampool_pool.free_tree, or NULL.
+ * Return: the page after @ppage in &vrampool_pool.fit_tree, or NULL.
  */
 static inline struct vrampool_pool_page *vrampool_pool_next_free(struct vrampool_pool_page *ppage)
 {
-	struct rb_node *node = rb_next(&ppage->free_node);
+	struct rb_node *node = rb_next(&ppage->fit_node);
 
-	return node ? rb_entry(node, struct vrampool_pool_page, free_node) : NULL;
+	return node ? rb_entry(node, struct vrampool_pool_page, fit_node) : NULL;
 }
+
+void vrampool_pool_tree_add(struct vrampool_pool_page *ppage);
+void vrampool_pool_fit_set(struct vrampool_pool_page *ppage, u64 fit);
+struct vrampool_pool_page *vrampool_pool_first_fit(struct vrampool_pool *pool, u64 size);
 
 extern const struct vrampool_pool_ops vrampool_pool_sliced_ops;
 extern const struct vrampool_pool_ops vrampool_pool_exclusive_ops;

@@ -25,7 +25,7 @@ static int sizes_add(struct vrampool_pool *pool, u64 size, long delta)
 		xa_erase(&pool->sizes, size);
 		return 0;
 	}
-	return xa_err(xa_store(&pool->sizes, size, xa_mk_value(count), GFP_KERNEL));
+	return xa_err(xa_store(&pool->sizes, size, xa_mk_value(count), GFP_KERNEL_ACCOUNT));
 }
 
 static int persistent_page_init(struct vrampool_pool_page *ppage)

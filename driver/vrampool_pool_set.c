@@ -9,6 +9,7 @@
  */
 
 #include <linux/overflow.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "vrampool_pool.h"
@@ -24,8 +25,10 @@ void vrampool_pool_set_destroy(struct vrampool_pool_set *set)
 
 	if (!set)
 		return;
-	for (i = 0; i < set->count; i++)
+	for (i = 0; i < set->count; i++) {
 		vrampool_pool_destroy(set->pools[i]);
+		cond_resched();
+	}
 	kfree(set);
 }
 
@@ -45,10 +48,12 @@ vrampool_pool_set_create(const struct drm_vrampool_pool_entry *pools, u32 count,
 	struct vrampool_pool_set *set;
 	u32 i;
 
-	set = kzalloc(struct_size(set, pools, count), GFP_KERNEL);
+	set = kzalloc(struct_size(set, pools, count), GFP_KERNEL_ACCOUNT);
 	if (!set)
 		return NULL;
 
+	/* __counted_by: the count covers the array before it is written. */
+	set->count = count;
 	for (i = 0; i < count; i++) {
 		set->pools[i] = vrampool_pool_create(&pools[i], i, alignment, backing);
 		if (!set->pools[i]) {
@@ -57,7 +62,6 @@ vrampool_pool_set_create(const struct drm_vrampool_pool_entry *pools, u32 count,
 			return NULL;
 		}
 	}
-	set->count = count;
 	return set;
 }
 

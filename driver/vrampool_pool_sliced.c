@@ -4,7 +4,9 @@
  *
  * Pages of page_size bytes, carved into slices: first fit, pages oldest
  * first (as CubeCL visits them: a cleanup keeps the survivors' order and a
- * new page goes last) and slices in offset order. Each page's free space is
+ * new page goes last) and slices in offset order. The pages sit in the
+ * pool's fit tree by age, each with its largest hole, so first fit finds
+ * its page in O(log n) rather than trying each. Each page's free space is
  * a drm_mm, so
  * a slice is split from the lowest hole that fits and merges with its free
  * neighbours when freed; padding stays part of the slice, so a page whose
@@ -12,6 +14,8 @@
  *
  * Copyright (C) 2026 The vrampool authors
  */
+
+#include <linux/sched.h>
 
 #include "vrampool_pool_internal.h"
 
@@ -54,6 +58,19 @@ static bool sliced_accepts(const struct vrampool_pool *pool, u64 size)
 	return !pool->max_pages && size <= page && sliced_near_page(page, size);
 }
 
+/*
+ * The largest hole of a page: the first of the drm_mm's holes by size
+ * (largest first), the very test drm_mm_insert_node_in_range() starts with.
+ * A slice of up to that size fits the page: slices have no alignment of
+ * their own and may go anywhere in it.
+ */
+static u64 sliced_largest_hole(struct vrampool_pool_page *ppage)
+{
+	struct rb_node *rb = rb_first_cached(&ppage->mm.holes_size);
+
+	return rb ? rb_entry(rb, struct drm_mm_node, rb_hole_size)->hole_size : 0;
+}
+
 static bool sliced_insert(struct vrampool_pool_page *ppage, u64 eff, struct vrampool_alloc *a)
 {
 	if (drm_mm_insert_node_in_range(&ppage->mm, &a->node, eff, 0, 0, 0, ppage->size,
@@ -63,12 +80,14 @@ static bool sliced_insert(struct vrampool_pool_page *ppage, u64 eff, struct vram
 	a->ppage = ppage;
 	a->offset = a->node.start;
 	ppage->live++;
+	vrampool_pool_fit_set(ppage, sliced_largest_hole(ppage));
 	return true;
 }
 
 /*
- * A zero-size request takes no space and no page. Otherwise the oldest page
- * with a hole that fits, else a new page unless the pool is capped and full.
+ * The oldest page with a hole that fits (vrampool_pool_first_fit() over the
+ * pages, oldest first, by largest hole), else a new page unless the pool is
+ * capped and full. (A zero-size request never comes here: it takes no page.)
  */
 static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 			bool *full)
@@ -79,13 +98,10 @@ static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 	/* Accepted sizes are at most the page size, a multiple of the alignment. */
 	vrampool_pool_effective_size(pool, size, &eff);
 	a->padding = eff - size;
-	if (!eff)
-		return 0;
 
-	list_for_each_entry(ppage, &pool->by_age, age_link) {
-		if (sliced_insert(ppage, eff, a))
-			return 0;
-	}
+	ppage = vrampool_pool_first_fit(pool, eff);
+	if (ppage)
+		return sliced_insert(ppage, eff, a) ? 0 : -ENOSPC;
 
 	if (pool->max_pages && pool->stats.pages >= pool->max_pages) {
 		*full = true;
@@ -96,17 +112,30 @@ static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 	if (IS_ERR(ppage))
 		return PTR_ERR(ppage);
 
+	ppage->fit = sliced_largest_hole(ppage);
+	vrampool_pool_tree_add(ppage);
 	sliced_insert(ppage, eff, a);
 	return 0;
 }
 
 static void sliced_free(struct vrampool_alloc *a)
 {
-	if (!a->ppage)
-		return;
-
 	drm_mm_remove_node(&a->node);
 	a->ppage->live--;
+	vrampool_pool_fit_set(a->ppage, sliced_largest_hole(a->ppage));
+}
+
+/* Before the pool is destroyed: only the slice, so that the drm_mm is clean. */
+static void sliced_drop(struct vrampool_alloc *a)
+{
+	if (a->ppage)
+		drm_mm_remove_node(&a->node);
+}
+
+/* Pages are visited oldest first. */
+static bool sliced_before(const struct vrampool_pool_page *a, const struct vrampool_pool_page *b)
+{
+	return a->order < b->order;
 }
 
 /* Sliced pools keep their pages until an explicit cleanup. */
@@ -120,6 +149,7 @@ static void sliced_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_
 	list_for_each_entry_safe(ppage, next, &pool->by_age, age_link) {
 		if (!ppage->live)
 			vrampool_pool_page_release(ppage);
+		cond_resched();
 	}
 }
 
@@ -144,8 +174,10 @@ const struct vrampool_pool_ops vrampool_pool_sliced_ops = {
 	.accepts = sliced_accepts,
 	.alloc = sliced_alloc,
 	.free = sliced_free,
+	.drop = sliced_drop,
 	.cleanup = sliced_cleanup,
 	.capacity = sliced_capacity,
 	.page_init = sliced_page_init,
 	.page_fini = sliced_page_fini,
+	.free_before = sliced_before,
 };

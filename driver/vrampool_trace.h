@@ -26,7 +26,8 @@
 	{ DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED, "PoolCapacityExceeded" }, \
 	{ DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, "BufferTooBig" }, \
 	{ DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, "OutOfMemory" }, \
-	{ DRM_VRAMPOOL_ERR_NOT_FOUND, "NotFound" }
+	{ DRM_VRAMPOOL_ERR_NOT_FOUND, "NotFound" }, \
+	{ DRM_VRAMPOOL_ERR_CLIENT_LIMIT, "ClientLimit" }
 
 TRACE_EVENT(vrampool_alloc,
 	    TP_PROTO(u64 client, u32 handle, u64 size, u32 flags, u32 pool, u32 page,

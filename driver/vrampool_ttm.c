@@ -10,6 +10,9 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/minmax.h>
+#include <linux/sched.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -64,18 +67,32 @@ static void vrampool_evict_flags(struct ttm_buffer_object *bo,
 	placement->placement = &vrampool_sys_place;
 }
 
+/*
+ * New VRAM is cleared CLEAR_CHUNK bytes at a time, with a chance to
+ * reschedule in between: a buffer may be as large as the whole VRAM.
+ */
+#define CLEAR_CHUNK	SZ_1M
+
 /* New VRAM never shows what an earlier buffer left there. */
 static int vrampool_clear_new_vram(struct ttm_buffer_object *bo,
 				   struct ttm_resource *new_mem)
 {
 	struct vrampool_device *vdev = bdev_to_vdev(bo->bdev);
+	size_t offset = (size_t)new_mem->start << PAGE_SHIFT;
+	size_t left = new_mem->size;
+	size_t len;
 	int idx;
 
 	if (!drm_dev_enter(&vdev->drm, &idx))
 		return -ENODEV;
 
-	iosys_map_memset(&vdev->vram, (size_t)new_mem->start << PAGE_SHIFT, 0,
-			 new_mem->size);
+	while (left) {
+		len = min_t(size_t, left, CLEAR_CHUNK);
+		iosys_map_memset(&vdev->vram, offset, 0, len);
+		offset += len;
+		left -= len;
+		cond_resched();
+	}
 	drm_dev_exit(idx);
 	return 0;
 }

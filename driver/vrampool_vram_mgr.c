@@ -42,7 +42,7 @@ static int vrampool_vram_alloc(struct ttm_resource_manager *man,
 	struct vrampool_vram_node *vn;
 	int ret;
 
-	vn = kzalloc(sizeof(*vn), GFP_KERNEL);
+	vn = kzalloc(sizeof(*vn), GFP_KERNEL_ACCOUNT);
 	if (!vn)
 		return -ENOMEM;
 

@@ -3,8 +3,10 @@
  * Allocation failures injected one at a time through fail-nth (see
  * vrampool_test_lib.h) into the allocation ioctls, on the first device of
  * each backend: ALLOC that makes a new page (sliced, direct, persistent), ALLOC
- * served from an existing page, FREE, CLEANUP, and POOL_INSTALL while a
- * mapped persistent allocation lives.
+ * served from an existing page, a zero-size (page-less) ALLOC in every pool
+ * type, FREE, CLEANUP, and POOL_INSTALL while a mapped persistent
+ * allocation lives. (The limit paths are swept by vrampool_limits, under
+ * small limits.)
  *
  * After every injected failure: a clean ENOMEM with no structured error
  * code, no half-made allocation (every POOL_QUERY statistic, the layout
@@ -32,6 +34,8 @@
 
 #define MAP_SIZE	(8 * KiB)
 #define SEED		0x5eed
+/* The witness: a free page of pool 0, exclusive{WITNESS_SIZE}. */
+#define WITNESS_SIZE	256
 
 FIXTURE(afault) {
 	int fd;
@@ -69,7 +73,7 @@ struct ctx {
 	uint32_t next_handle;		/* the handle a success gets */
 	uint32_t want_pool;
 	bool cleanup_after;		/* a success made a page: free and clean up */
-	bool witness;			/* then make pool 0's free zero-size page again */
+	bool witness;			/* then make pool 0's free witness page again */
 	/* FREE */
 	uint32_t victim;
 	/* CLEANUP: the free page to make again after a success */
@@ -287,11 +291,15 @@ static int alloc_succeeded(void *p, char *why, size_t len)
 	}
 	if (data_intact(c, why, len))
 		return -1;
+	/* Handles are handed out cyclically: the next success gets the next one. */
+	c->next_handle = c->a.handle + 1;
 	ret = vp_free(c->fd, c->a.handle);
 	if (!ret && c->cleanup_after)
 		ret = vp_cleanup(c->fd);
 	if (!ret && c->cleanup_after && c->witness) {
-		ret = vp_alloc(c->fd, 0, 0, &c->a);
+		ret = vp_alloc(c->fd, WITNESS_SIZE, 0, &c->a);
+		if (!ret)
+			c->next_handle = c->a.handle + 1;
 		if (!ret)
 			ret = vp_free(c->fd, c->a.handle);
 	}
@@ -323,26 +331,27 @@ static void alloc_sweep(struct __test_metadata *_metadata, struct ctx *c, const 
 /*
  * ALLOC that has to make a page: a sliced page, a direct buffer and a
  * persistent buffer (which also records its size), with a mapped
- * persistent allocation (handle 1) looking on, and a free zero-size page in
- * pool 0 as a witness: a kernel-memory failure is no full VRAM, so no
- * cleanup may run (and release it) on its account.
+ * persistent allocation (handle 1) looking on, and a free page in pool 0
+ * (exclusive{256}, which takes none of the sizes swept) as a witness: a
+ * kernel-memory failure is no full VRAM, so no cleanup may run (and release
+ * it) on its account.
  */
 TEST_F_TIMEOUT(afault, alloc_making_a_page, VP_FAULT_TIMEOUT)
 {
 	struct drm_vrampool_pool_entry e[3] = {
-		vp_exclusive(0, VP_ABSENT),
+		vp_exclusive(WITNESS_SIZE, VP_ABSENT),
 		vp_sliced(64 * KiB, 16 * KiB, VP_ABSENT), vp_direct(VP_ABSENT),
 	};
 	struct drm_vrampool_alloc w;
 	struct ctx *c = ctx_new(_metadata, self, e, 3,
-				"exclusive{0}, sliced{64 KiB, max_slice 16 KiB}, direct{}");
+				"exclusive{256}, sliced{64 KiB, max_slice 16 KiB}, direct{}");
 
 	map_persistent(_metadata, c);
 	ASSERT_EQ(1u, c->keeper);
-	VP_ALLOC_OK(self->fd, 0, 0, &w, "the witness");
+	VP_ALLOC_OK(self->fd, WITNESS_SIZE, 0, &w, "the witness");
 	VP_FREE_OK(self->fd, w.handle, "the witness");
-	VP_EXPECT_PAGES(self->fd, 0, "a free witness page", 1, 0);
-	c->next_handle = 2;
+	VP_EXPECT_PAGES(self->fd, 0, "a free witness page", 1, WITNESS_SIZE);
+	c->next_handle = w.handle + 1;	/* cyclic: not the witness's again */
 
 	c->witness = true;
 	alloc_sweep(_metadata, c, "ALLOC of a new sliced page", 1000, 0, 1, true);
@@ -352,7 +361,8 @@ TEST_F_TIMEOUT(afault, alloc_making_a_page, VP_FAULT_TIMEOUT)
 
 	VP_EXPECT_PAGES(self->fd, 1, "the sliced pool after the sweeps", 0, 0);
 	VP_EXPECT_PAGES(self->fd, 2, "the direct pool after the sweeps", 0, 0);
-	VP_EXPECT_PAGES(self->fd, 0, "the witness, made again after each success", 1, 0);
+	VP_EXPECT_PAGES(self->fd, 0, "the witness, made again after each success", 1,
+			WITNESS_SIZE);
 	VP_EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "persistent after the sweeps", 1,
 			MAP_SIZE);
 	ctx_end(_metadata, c);
@@ -371,7 +381,7 @@ TEST_F_TIMEOUT(afault, alloc_from_an_existing_page, VP_FAULT_TIMEOUT)
 	VP_ALLOC_OK(self->fd, 1000, 0, &k, "a slice that keeps the page");
 	VP_ALLOC_OK(self->fd, 100 * KiB, 0, &f, "a direct buffer, to be free");
 	VP_FREE_OK(self->fd, f.handle, "the direct buffer");
-	c->next_handle = 2;
+	c->next_handle = f.handle + 1;	/* cyclic: not the buffer's again */
 
 	alloc_sweep(_metadata, c, "ALLOC of a slice in the page", 1000, 0, 0, false);
 	alloc_sweep(_metadata, c, "ALLOC of the free direct buffer", 100 * KiB, 0, 1, false);
@@ -379,6 +389,55 @@ TEST_F_TIMEOUT(afault, alloc_from_an_existing_page, VP_FAULT_TIMEOUT)
 	VP_EXPECT_PAGES(self->fd, 0, "the sliced pool after the sweeps", 1, 64 * KiB);
 	VP_EXPECT_PAGES(self->fd, 1, "the direct pool after the sweeps", 1, 100 * KiB);
 	VP_FREE_OK(self->fd, k.handle, "the slice");
+	ctx_end(_metadata, c);
+}
+
+/*
+ * A zero-size ALLOC, in every pool type: it makes no page and no record, only
+ * its handle's slot. 63 live zero-size allocations fill the handle table's
+ * first node, so that the next handle (64) needs a node of its own: the
+ * kernel memory a page-less allocation costs, and the one place it can fail.
+ */
+TEST_F_TIMEOUT(afault, alloc_pageless, VP_FAULT_TIMEOUT)
+{
+	struct drm_vrampool_pool_entry e[3] = {
+		vp_sliced(64 * KiB, 16 * KiB, VP_ABSENT),
+		vp_exclusive(WITNESS_SIZE, VP_ABSENT), vp_direct(VP_ABSENT),
+	};
+	struct drm_vrampool_pool_entry direct = vp_direct(VP_ABSENT);
+	struct drm_vrampool_alloc z[63];
+	struct ctx *c = ctx_new(_metadata, self, e, 3,
+				"sliced{64 KiB, max_slice 16 KiB}, exclusive{256}, direct{}");
+	uint32_t i;
+
+	for (i = 0; i < 63; i++) {
+		VP_ALLOC_OK(self->fd, 0, 0, &z[i], "a zero-size filler");
+		ASSERT_EQ(i + 1, z[i].handle);
+	}
+	c->next_handle = 64;
+	alloc_sweep(_metadata, c, "zero-size ALLOC, sliced pool", 0, 0, 0, false);
+	alloc_sweep(_metadata, c, "zero-size ALLOC, persistent pool", 0,
+		    DRM_VRAMPOOL_ALLOC_PERSISTENT, DRM_VRAMPOOL_PERSISTENT_POOL, false);
+	for (i = 0; i < 63; i++)
+		VP_FREE_OK(self->fd, z[i].handle, "a zero-size filler");
+	VP_EXPECT_PAGES(self->fd, 0, "no page made", 0, 0);
+	VP_EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "no buffer made", 0, 0);
+
+	/* The same in a direct pool and an exclusive one (pool 0 of each layout). */
+	VP_INSTALL_OK(self->fd, &direct, 1, "direct{}");
+	for (i = 0; i < 63; i++)
+		VP_ALLOC_OK(self->fd, 0, 0, &z[i], "a zero-size filler");
+	alloc_sweep(_metadata, c, "zero-size ALLOC, direct pool", 0, 0, 0, false);
+	for (i = 0; i < 63; i++)
+		VP_FREE_OK(self->fd, z[i].handle, "a zero-size filler");
+	VP_EXPECT_PAGES(self->fd, 0, "no buffer made", 0, 0);
+	VP_INSTALL_OK(self->fd, &e[1], 1, "exclusive{256}");
+	for (i = 0; i < 63; i++)
+		VP_ALLOC_OK(self->fd, 0, 0, &z[i], "a zero-size filler");
+	alloc_sweep(_metadata, c, "zero-size ALLOC, exclusive pool", 0, 0, 0, false);
+	for (i = 0; i < 63; i++)
+		VP_FREE_OK(self->fd, z[i].handle, "a zero-size filler");
+	VP_EXPECT_PAGES(self->fd, 0, "no page made", 0, 0);
 	ctx_end(_metadata, c);
 }
 
@@ -408,11 +467,12 @@ static int free_succeeded(void *p, char *why, size_t len)
 	if (data_intact(c, why, len))
 		return -1;
 	ret = vp_alloc(c->fd, c->size, 0, &c->a);
-	if (ret || c->a.handle != c->victim) {
-		snprintf(why, len, "making it again: %s, handle %u", ret ? strerror(-ret) : "ok",
-			 c->a.handle);
+	if (ret || c->a.handle != c->victim + 1) {
+		snprintf(why, len, "making it again: %s, handle %u, not the next one, %u",
+			 ret ? strerror(-ret) : "ok", c->a.handle, c->victim + 1);
 		return -1;
 	}
+	c->victim = c->a.handle;
 	return 0;
 }
 

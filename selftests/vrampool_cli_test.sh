@@ -266,7 +266,7 @@ tests_device() {
 	out_re "^alloc q 3000: handle [0-9]+, pool 255, page 1, offset 0, size 3000, padding 72$"
 	out_line "mode disabled: persistent mode disabled (was enforced)"
 	out_re "^alloc r 1000 persistent: handle [0-9]+, pool 0, page 0, offset 0, size 1000, padding 24$"
-	out_re "^alloc z 0: handle [0-9]+, pool 0, page [0-9]+, offset 0, size 0, padding 0$"
+	out_re "^alloc z 0: handle [0-9]+, pool 0, page none, offset 0, size 0, padding 0$"
 	out_line "write q 7: wrote 3000 bytes of 0x07"
 	out_line "check q 7: 3000 bytes of 0x07"
 	out_line "cleanup: done"

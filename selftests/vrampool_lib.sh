@@ -51,11 +51,12 @@ require_module() {
 
 param() { cat "$PARAMS/$1"; }
 
-# module_params [NAME]: the device parameters the module has now, as insmod
+# module_params [NAME]: the module parameters it has now, as insmod
 # arguments, NAME left out.
 module_params() {
 	args=""
-	for p in emulated_devices vram_size alignment max_page_size exclusive_memory_only; do
+	for p in emulated_devices vram_size alignment max_page_size exclusive_memory_only \
+		 max_allocations max_pages; do
 		[ "$p" = "$1" ] || args="${args:+$args }$p=$(param "$p")"
 	done
 	echo "$args"

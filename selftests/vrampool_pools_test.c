@@ -753,15 +753,32 @@ TEST_F(pools, routing_first_accepting_pool)
 	VP_EXPECT_PAGES(self->fd, 3, "the pool after the direct one", 0, 0);
 }
 
+/* A zero-size allocation has no page, no offset, no padding and no mapping. */
+static void expect_pageless(struct __test_metadata *_metadata, const struct drm_vrampool_alloc *a,
+			    uint32_t pool)
+{
+	EXPECT_EQ(pool, a->pool);
+	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_NO_PAGE, a->page);
+	EXPECT_EQ(0u, a->offset);
+	EXPECT_EQ(0u, a->padding);
+	EXPECT_EQ(0u, a->page_size);
+	EXPECT_EQ(0u, a->mmap_offset);
+	EXPECT_NE(0u, a->handle);
+}
+
+#define VP_EXPECT_PAGELESS(a, pool_index) expect_pageless(_metadata, &(a), pool_index)
+
 /*
- * Zero-size requests work everywhere: the default layout gives them to
- * pool 0, exclusive{0} (a page of 0 bytes, no VRAM); a sliced pool gives
- * them no page at all; a direct and the persistent pool a 0-byte buffer.
+ * Zero-size requests work everywhere and never take a page: the default
+ * layout gives them to pool 0, exclusive{0}; a sliced, a direct and the
+ * persistent pool serve them too. Each is counted in its pool's
+ * allocations, holds no page and no VRAM, and is freed like any other.
  */
 TEST_F(pools, zero_size_requests)
 {
 	struct drm_vrampool_pool_entry sliced = vp_sliced(1024, VP_ABSENT, VP_ABSENT);
 	struct drm_vrampool_pool_entry direct = vp_direct(VP_ABSENT);
+	struct drm_vrampool_pool_install ins;
 	struct drm_vrampool_pool_status st;
 	struct drm_vrampool_alloc a, b, p;
 
@@ -770,63 +787,64 @@ TEST_F(pools, zero_size_requests)
 	ASSERT_EQ((uint32_t)DRM_VRAMPOOL_POOL_EXCLUSIVE, st.config.type);
 	ASSERT_EQ(0u, st.config.max_alloc_size);
 	VP_ALLOC_OK(self->fd, 0, 0, &a, "0, default layout");
-	EXPECT_EQ(0u, a.pool);
-	EXPECT_EQ(0u, a.page);
-	EXPECT_EQ(0u, a.offset);
-	EXPECT_EQ(0u, a.padding);
-	EXPECT_EQ(0u, a.page_size);
-	EXPECT_EQ(0u, a.mmap_offset);
-	EXPECT_NE(0u, a.handle);
+	VP_EXPECT_PAGELESS(a, 0);
 	VP_ALLOC_OK(self->fd, 0, 0, &b, "another 0, default layout");
-	EXPECT_EQ(0u, b.pool);
+	VP_EXPECT_PAGELESS(b, 0);
 	EXPECT_NE(a.handle, b.handle);
 	VP_EXPECT_POOL(self->fd, 0, "two zero-size allocations",
 		       .allocations = 2, .bytes_in_use = 0, .padding = 0,
-		       .reserved_bytes = 0, .pages = 2, .pages_peak = 2,
+		       .reserved_bytes = 0, .pages = 0, .pages_peak = 0,
 		       .largest_alloc = 0);
 	EXPECT_EQ(self->vram_start, vp_vram_in_use(self->fd));
 	VP_FREE_OK(self->fd, a.handle, "0");
 	VP_FREE_OK(self->fd, b.handle, "0");
-	ASSERT_EQ(0, vp_cleanup(self->fd));
-	VP_EXPECT_PAGES(self->fd, 0, "after the cleanup", 0, 0);
+	EXPECT_EQ(-ENOENT, vp_free(self->fd, b.handle));
+	VP_EXPECT_POOL(self->fd, 0, "both freed",
+		       .allocations = 0, .bytes_in_use = 0, .padding = 0,
+		       .reserved_bytes = 0, .pages = 0, .pages_peak = 0,
+		       .largest_alloc = 0);
 
 	/* Sliced only: no page. */
 	VP_INSTALL_OK(self->fd, &sliced, 1, "sliced{1024}");
 	VP_ALLOC_OK(self->fd, 0, 0, &a, "0, sliced");
-	EXPECT_EQ(0u, a.pool);
-	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_NO_PAGE, a.page);
-	EXPECT_EQ(0u, a.mmap_offset);
-	EXPECT_EQ(0u, a.page_size);
+	VP_EXPECT_PAGELESS(a, 0);
 	VP_EXPECT_POOL(self->fd, 0, "a zero-size slice",
 		       .allocations = 1, .bytes_in_use = 0, .padding = 0,
 		       .reserved_bytes = 0, .pages = 0, .pages_peak = 0,
 		       .largest_alloc = 0);
 	VP_FREE_OK(self->fd, a.handle, "0, sliced");
 
-	/* Direct: a 0-byte buffer, reused by the next 0. */
+	/* Direct: no buffer, however many. */
 	VP_INSTALL_OK(self->fd, &direct, 1, "direct{}");
 	VP_ALLOC_OK(self->fd, 0, 0, &a, "0, direct");
-	EXPECT_EQ(0u, a.pool);
-	EXPECT_EQ(0u, a.page);
-	EXPECT_EQ(0u, a.mmap_offset);
-	VP_FREE_OK(self->fd, a.handle, "0, direct");
-	VP_ALLOC_OK(self->fd, 0, 0, &a, "0 again, direct");
-	VP_EXPECT_POOL(self->fd, 0, "the 0-byte buffer reused",
-		       .allocations = 1, .bytes_in_use = 0, .padding = 0,
-		       .reserved_bytes = 0, .pages = 1, .pages_peak = 1,
+	VP_EXPECT_PAGELESS(a, 0);
+	VP_ALLOC_OK(self->fd, 0, 0, &b, "0 again, direct");
+	VP_EXPECT_PAGELESS(b, 0);
+	VP_EXPECT_POOL(self->fd, 0, "two zero-size allocations, direct",
+		       .allocations = 2, .bytes_in_use = 0, .padding = 0,
+		       .reserved_bytes = 0, .pages = 0, .pages_peak = 0,
 		       .largest_alloc = 0);
 
-	/* Persistent. */
+	/* Persistent: no buffer, and no bucket for size 0. */
 	VP_ALLOC_OK(self->fd, 0, DRM_VRAMPOOL_ALLOC_PERSISTENT, &p, "0, persistent");
-	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_PERSISTENT_POOL, p.pool);
-	EXPECT_EQ(0u, p.mmap_offset);
-	VP_EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "a zero-size persistent buffer",
+	VP_EXPECT_PAGELESS(p, DRM_VRAMPOOL_PERSISTENT_POOL);
+	VP_EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "a zero-size persistent allocation",
 		       .allocations = 1, .bytes_in_use = 0, .padding = 0,
-		       .reserved_bytes = 0, .pages = 1, .pages_peak = 1,
+		       .reserved_bytes = 0, .pages = 0, .pages_peak = 0,
 		       .largest_alloc = 0);
 	EXPECT_EQ(self->vram_start, vp_vram_in_use(self->fd));
+
+	/* A live zero-size allocation blocks an install, as any other does. */
+	EXPECT_EQ(-EBUSY, vp_install_list(self->fd, &sliced, 1, &ins));
+	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_POOLS_IN_USE, ins.error.code);
 	VP_FREE_OK(self->fd, a.handle, "0, direct");
+	VP_FREE_OK(self->fd, b.handle, "0 again, direct");
 	VP_FREE_OK(self->fd, p.handle, "0, persistent");
+	VP_EXPECT_POOL(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "freed",
+		       .allocations = 0, .bytes_in_use = 0, .padding = 0,
+		       .reserved_bytes = 0, .pages = 0, .pages_peak = 0,
+		       .largest_alloc = 0);
+	VP_INSTALL_OK(self->fd, &sliced, 1, "sliced{1024} once they are freed");
 }
 
 /* ---- Statistics -------------------------------------------------------------- */

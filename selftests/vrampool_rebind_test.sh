@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # A device unbound while a client holds it open goes away cleanly: its
-# vrampool/ folder goes with the binding, and it binds again at once, with
-# no stale accel node left behind, before and after that client closes.
+# vrampool/ folder goes with the binding, every ioctl on the client's file
+# fails with ENODEV, its old accel node no longer opens (ENODEV), and it
+# binds again at once, with no stale accel node left behind, before and
+# after that client (with live allocations) closes.
 
 # shellcheck source=vrampool_lib.sh
 . "$(dirname "$0")/vrampool_lib.sh"
+HERE=$(dirname "$0")
 
 echo "TAP version 13"
 MAIN=${VRAMPOOL_IVSHMEM_MAIN%% *}
@@ -14,7 +17,7 @@ if [ -z "$MAIN" ] || [ ! -d /sys/bus/platform/devices/vrampool.0 ]; then
 	echo "1..0 # SKIP needs the VM's emulated and ivshmem devices"
 	exit 4
 fi
-echo "1..12"
+echo "1..16"
 
 # Every accel node belongs to a bound device: none is stale.
 no_stale_nodes() {
@@ -29,9 +32,16 @@ rebind() {
 	bus=$1 dev=$2
 	D=/sys/bus/$bus/devices/$dev
 	node=$(ls "$D/accel" | head -n 1)
+	old=/tmp/vrampool-old-$node
+	rm -f "$old"
+	mknod "$old" c "$(cut -d: -f1 "$D/accel/$node/dev")" "$(cut -d: -f2 "$D/accel/$node/dev")"
 	exec 3<>"/dev/accel/$node"
+	check "$dev: the client gets allocations" "$HERE/vrampool_unplugged" alloc 3
 	echo "$dev" > "/sys/bus/$bus/drivers/vrampool/unbind"
 	check "$dev: vrampool/ goes with the binding" [ ! -e "$D/vrampool" ]
+	check "$dev: every ioctl of the unbound client and a new open fail with ENODEV" \
+		"$HERE/vrampool_unplugged" check 3 "$old"
+	rm -f "$old"
 	check "$dev: binds again while the old client is open" \
 		sh -c "echo $dev > /sys/bus/$bus/drivers/vrampool/bind"
 	check "$dev: a new accel node with its vrampool/ folder" \

@@ -19,6 +19,7 @@
 #include <linux/sizes.h>
 
 #include "vrampool_pool.h"
+#include "vrampool_pool_internal.h"
 
 struct fake_backing {
 	struct vrampool_backing base;
@@ -1205,8 +1206,144 @@ static void pool_ops_dispatch(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, vrampool_pool_has_size(pool, 100));
 }
 
+/*
+ * A zero-size request takes no page in any pool type, not even in a capped
+ * pool that is full, and touches nothing of the type's (the exclusive
+ * average stays); it is only counted, and freed like any other.
+ */
+static void zero_size_takes_no_page(struct kunit *test)
+{
+	const struct dispatch_case *c = test->param_value;
+	struct fake_backing *f = fake_backing(test);
+	struct vrampool_pool *pool = make_pool(test, f, c->cfg);
+	struct vrampool_alloc *a, *b, *fill[8], spill = {};
+	u64 avg = pool->avg;
+	u32 i, filled = 0;
+	bool full;
+
+	a = alloc_ok(test, pool, 0);
+	b = alloc_ok(test, pool, 0);
+	KUNIT_EXPECT_NULL(test, a->ppage);
+	KUNIT_EXPECT_NULL(test, b->ppage);
+	KUNIT_EXPECT_EQ(test, a->offset, 0);
+	KUNIT_EXPECT_EQ(test, a->padding, 0);
+	KUNIT_EXPECT_EQ(test, f->pages, 0);
+	KUNIT_EXPECT_EQ(test, pool->stats.pages, 0);
+	KUNIT_EXPECT_EQ(test, pool->stats.reserved, 0);
+	KUNIT_EXPECT_EQ(test, pool->stats.allocations, 2);
+	KUNIT_EXPECT_EQ(test, pool->avg, avg);
+	KUNIT_EXPECT_FALSE(test, vrampool_pool_has_size(pool, 0));
+	vrampool_pool_free(a);
+	KUNIT_EXPECT_EQ(test, pool->stats.allocations, 1);
+
+	/* A capped pool, full: the next slice is refused, a zero-size one is not. */
+	if (c->capacity) {
+		for (filled = 0; filled < c->capacity / c->accepted; filled++)
+			fill[filled] = alloc_ok(test, pool, c->accepted);
+		KUNIT_EXPECT_EQ(test, vrampool_pool_alloc(pool, c->accepted, &spill, &full),
+				-ENOSPC);
+		KUNIT_EXPECT_TRUE(test, full);
+		a = alloc_ok(test, pool, 0);
+		KUNIT_EXPECT_NULL(test, a->ppage);
+		vrampool_pool_free(a);
+		for (i = 0; i < filled; i++)
+			vrampool_pool_free(fill[i]);
+	}
+	vrampool_pool_free(b);
+	KUNIT_EXPECT_EQ(test, pool->stats.allocations, 0);
+}
+
+/*
+ * The page vrampool_pool_first_fit() finds is the one a walk of the free
+ * pages in reuse order, from the first, stops at: over a tree of free
+ * pages of many sizes and idle counts, for every size around each page's.
+ */
+#define FIT_ALLOCS	96
+
+static struct vrampool_pool_page *walk_first_fit(struct vrampool_pool *pool, u64 size)
+{
+	struct vrampool_pool_page *ppage = vrampool_pool_first_free(pool);
+
+	while (ppage && ppage->size < size)
+		ppage = vrampool_pool_next_free(ppage);
+	return ppage;
+}
+
+static void exclusive_first_fit_is_the_walk(struct kunit *test)
+{
+	struct fake_backing *f = fake_backing(test);
+	struct vrampool_pool *pool = make_pool(test, f, EXCLUSIVE(SZ_1M, 0));
+	struct vrampool_alloc **a = kunit_kcalloc(test, FIT_ALLOCS, sizeof(*a), GFP_KERNEL);
+	struct vrampool_pool_page *ppage;
+	struct rnd_state rnd;
+	u32 round, i, checked = 0;
+	u64 size;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	prandom_seed_state(&rnd, 13);
+	for (round = 0; round < 8; round++) {
+		for (i = 0; i < FIT_ALLOCS; i++) {
+			if (a[i] && prandom_u32_state(&rnd) % 2) {
+				vrampool_pool_free(a[i]);
+				a[i] = NULL;
+			} else if (!a[i] && prandom_u32_state(&rnd) % 3) {
+				a[i] = alloc_ok(test, pool, prandom_u32_state(&rnd) % SZ_1M);
+			}
+		}
+		for (ppage = vrampool_pool_first_free(pool); ppage;
+		     ppage = vrampool_pool_next_free(ppage)) {
+			for (size = ppage->size - !!ppage->size; size <= ppage->size + 1; size++) {
+				KUNIT_ASSERT_PTR_EQ(test, vrampool_pool_first_fit(pool, size),
+						    walk_first_fit(pool, size));
+				checked++;
+			}
+		}
+		KUNIT_ASSERT_PTR_EQ(test, vrampool_pool_first_fit(pool, 0),
+				    walk_first_fit(pool, 0));
+		KUNIT_ASSERT_NULL(test, vrampool_pool_first_fit(pool, SZ_1M + 1));
+	}
+	KUNIT_EXPECT_GT(test, checked, 100);	/* the rounds left free pages to check */
+
+	for (i = 0; i < FIT_ALLOCS; i++)
+		if (a[i])
+			vrampool_pool_free(a[i]);
+}
+
+/*
+ * postclose's teardown: every live allocation dropped, then the pools
+ * destroyed, gives every page back (and drm_mm_takedown() finds each
+ * sliced page clean, or it warns).
+ */
+static void drop_then_destroy(struct kunit *test)
+{
+	static const struct drm_vrampool_pool_entry cfgs[] = {
+		SLICED(4096, 4096), EXCLUSIVE(SZ_64K, 0), DIRECT(SZ_1M), PERSISTENT,
+	};
+	struct fake_backing *f = fake_backing(test);
+	struct vrampool_alloc *a[16];
+	struct vrampool_pool *pool;
+	u32 t, i;
+
+	for (t = 0; t < ARRAY_SIZE(cfgs); t++) {
+		pool = vrampool_pool_create(&cfgs[t], 0, 256, &f->base);
+		KUNIT_ASSERT_NOT_NULL(test, pool);
+		for (i = 0; i < ARRAY_SIZE(a); i++)
+			a[i] = alloc_ok(test, pool, 100 + 300 * (i % 4));
+		for (i = 0; i < ARRAY_SIZE(a); i += 3)
+			vrampool_pool_free(a[i]);	/* some free pages, some live */
+		KUNIT_EXPECT_GT(test, f->pages, 0);
+		for (i = 0; i < ARRAY_SIZE(a); i++)
+			if (i % 3)
+				vrampool_pool_drop(a[i]);
+		vrampool_pool_destroy(pool);
+		KUNIT_EXPECT_EQ_MSG(test, f->pages, 0, "pool type %u", cfgs[t].type);
+		KUNIT_EXPECT_EQ(test, f->bytes, 0);
+	}
+}
+
 static struct kunit_case vrampool_pool_cases[] = {
 	KUNIT_CASE_PARAM(pool_ops_dispatch, dispatch_gen_params),
+	KUNIT_CASE_PARAM(zero_size_takes_no_page, dispatch_gen_params),
 	KUNIT_CASE(sliced_first_fit_split_merge),
 	KUNIT_CASE(sliced_accepts_and_cap),
 	KUNIT_CASE_PARAM(sliced_near_page_edges, near_page_gen_params),
@@ -1224,6 +1361,8 @@ static struct kunit_case vrampool_pool_cases[] = {
 	KUNIT_CASE(direct_reclaim_slot_order),
 	KUNIT_CASE(persistent_reuse_order),
 	KUNIT_CASE_PARAM(pool_order_differential, order_gen_params),
+	KUNIT_CASE(exclusive_first_fit_is_the_walk),
+	KUNIT_CASE(drop_then_destroy),
 	{}
 };
 

@@ -9,7 +9,8 @@
  *   payloads; truncation as snprintf() does it;
  * - the names of the error kinds, fields and presets;
  * - vrampool_error_from_ioctl(): a variant only for a documented code with
- *   its own errno, Os otherwise; vrampool_layout_validate()'s os_errno.
+ *   its own errno, Os otherwise; vrampool_layout_validate()'s os_errno;
+ * - the ClientLimit variant of ALLOC: its name, payload and messages.
  *
  * The resolver's rules are resolver_test.c's. Expected values are written
  * from vrampool.h and the uapi header, not from the code under test.
@@ -346,6 +347,69 @@ TEST(error_from_ioctl)
 }
 
 /* validate() found the error itself: os_errno 0; a refused list has no pools. */
+/* ---- The client limit (ALLOC) --------------------------------------------- */
+
+TEST(client_limit)
+{
+	struct drm_vrampool_alloc_error ae = {
+		.code = DRM_VRAMPOOL_ERR_CLIENT_LIMIT, .pool = DRM_VRAMPOOL_LIMIT_ALLOCATIONS,
+		.size = 4096, .capacity = 1048576, .in_use = 1048576,
+	};
+	struct vrampool_error e;
+
+	EXPECT_STREQ("ClientLimit", vrampool_error_kind_name(VRAMPOOL_ERR_CLIENT_LIMIT));
+	EXPECT_EQ(16, DRM_VRAMPOOL_ERR_CLIENT_LIMIT);
+	EXPECT_STREQ("max_allocations", vrampool_limit_name(DRM_VRAMPOOL_LIMIT_ALLOCATIONS));
+	EXPECT_STREQ("max_pages", vrampool_limit_name(DRM_VRAMPOOL_LIMIT_PAGES));
+	EXPECT_NULL(vrampool_limit_name(0));
+	EXPECT_NULL(vrampool_limit_name(3));
+
+	/* EDQUOT with the code: the variant, its payload in the library's names. */
+	memset(&e, 0xa5, sizeof(e));
+	vrampool_error_from_alloc(&e, EDQUOT, &ae);
+	EXPECT_EQ((int)VRAMPOOL_ERR_CLIENT_LIMIT, (int)e.kind);
+	EXPECT_EQ(EDQUOT, e.os_errno);
+	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_LIMIT_ALLOCATIONS, e.limit);
+	EXPECT_EQ(4096u, e.size);
+	EXPECT_EQ(1048576u, e.capacity);
+	EXPECT_EQ(1048576u, e.in_use);
+	EXPECT_EQ(0u, e.pool);
+	EXPECT_STREQ("client limit reached allocating 4096 bytes: the client holds 1048576 live allocations, the most a client may (module parameter vrampool.max_allocations = 1048576)",
+		     message_of(e));
+
+	ae.pool = DRM_VRAMPOOL_LIMIT_PAGES;
+	ae.size = 0;
+	ae.capacity = UINT32_MAX;
+	ae.in_use = UINT32_MAX;
+	vrampool_error_from_alloc(&e, EDQUOT, &ae);
+	EXPECT_EQ((int)VRAMPOOL_ERR_CLIENT_LIMIT, (int)e.kind);
+	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_LIMIT_PAGES, e.limit);
+	EXPECT_STREQ("client limit reached allocating 0 bytes: the client holds 4294967295 pool pages, the most a client may (module parameter vrampool.max_pages = 4294967295)",
+		     message_of(e));
+
+	/* A limit this library does not know still says what it can. */
+	ae.pool = 7;
+	ae.size = U64MAX;
+	ae.capacity = 2;
+	ae.in_use = 3;
+	vrampool_error_from_alloc(&e, EDQUOT, &ae);
+	EXPECT_EQ((int)VRAMPOOL_ERR_CLIENT_LIMIT, (int)e.kind);
+	EXPECT_STREQ("client limit 7 reached (3 of 2) allocating 18446744073709551615 bytes",
+		     message_of(e));
+
+	/* The code with another errno, or EDQUOT without it: Os. */
+	vrampool_error_from_alloc(&e, ENOSPC, &ae);
+	EXPECT_EQ((int)VRAMPOOL_ERR_OS, (int)e.kind);
+	EXPECT_EQ(ENOSPC, e.os_errno);
+	EXPECT_EQ(0u, e.limit);
+	ae.code = DRM_VRAMPOOL_ERR_OUT_OF_MEMORY;
+	vrampool_error_from_alloc(&e, EDQUOT, &ae);
+	EXPECT_EQ((int)VRAMPOOL_ERR_OS, (int)e.kind);
+	vrampool_error_from_alloc(&e, EDQUOT, NULL);
+	EXPECT_EQ((int)VRAMPOOL_ERR_OS, (int)e.kind);
+	EXPECT_EQ(EDQUOT, e.os_errno);
+}
+
 TEST(validate_reports_os_errno_zero)
 {
 	struct vrampool_props p = props(256, 128 * MIB, false);

@@ -26,6 +26,10 @@ extern "C" {
  * in a field documented "must be zero" fails with -EINVAL, so that those
  * fields can gain a meaning later without breaking old userspace.
  *
+ * Once the device is unbound (unplugged), every ioctl on a file still open
+ * on it fails with -ENODEV, and so does a new open(); closing such a file
+ * still frees everything it owned.
+ *
  * Feature discovery goes through %DRM_IOCTL_VRAMPOOL_GET_PARAM: an unknown
  * parameter fails with -EINVAL, and %DRM_VRAMPOOL_PARAM_ABI_VERSION tells
  * which ioctls and parameters the running driver knows.
@@ -309,6 +313,19 @@ struct drm_vrampool_pool_entry {
 #define DRM_VRAMPOOL_ERR_OUT_OF_MEMORY		14
 /** DRM_VRAMPOOL_ERR_NOT_FOUND - no such allocation handle in this file (-ENOENT) */
 #define DRM_VRAMPOOL_ERR_NOT_FOUND		15
+/**
+ * DRM_VRAMPOOL_ERR_CLIENT_LIMIT - the client holds as many allocations, or
+ * pool pages, as a client may [size; pool: which limit, a
+ * ``DRM_VRAMPOOL_LIMIT_*`` value; capacity: the limit; in_use: what the
+ * client holds of it] (-EDQUOT)
+ */
+#define DRM_VRAMPOOL_ERR_CLIENT_LIMIT		16
+
+/* Per-client limits, for &drm_vrampool_alloc_error.pool with %DRM_VRAMPOOL_ERR_CLIENT_LIMIT */
+/** DRM_VRAMPOOL_LIMIT_ALLOCATIONS - live allocations (module parameter max_allocations) */
+#define DRM_VRAMPOOL_LIMIT_ALLOCATIONS		1
+/** DRM_VRAMPOOL_LIMIT_PAGES - pool pages of all the client's pools (module parameter max_pages) */
+#define DRM_VRAMPOOL_LIMIT_PAGES		2
 
 /* Fields, for &struct drm_vrampool_layout_error.field */
 #define DRM_VRAMPOOL_FIELD_NONE			0
@@ -496,9 +513,33 @@ struct drm_vrampool_pool_query {
  * kernel runs an explicit cleanup of the client's pools (free pages go back
  * to the device) and tries once more.
  *
+ * A zero-size request never takes a page, in any pool type: it is served
+ * by the pool the rules above pick, counted in that pool's allocations
+ * (POOL_QUERY, sysfs) and freed like any other allocation, but its answer
+ * has @page %DRM_VRAMPOOL_NO_PAGE, @offset, @padding, @mmap_offset and
+ * @page_size 0, and it holds no VRAM and no kernel memory beyond its
+ * handle. It does not move an exclusive pool's running average.
+ *
+ * Each client (open file) may hold at most the module parameter
+ * ``max_allocations`` live allocations, zero-size ones included (default
+ * 1048576), and at most ``max_pages`` pool pages across all its pools,
+ * the persistent one and free cached pages included (default 65536). An
+ * ALLOC past either fails with -EDQUOT (%DRM_VRAMPOOL_ERR_CLIENT_LIMIT,
+ * which limit in @error.pool) and leaves nothing behind: no handle, no
+ * page. A request that needs a new page at the page limit first runs an
+ * explicit cleanup of the client's pools, as for exhausted VRAM, and fails
+ * only if the client still holds that many pages. Freeing makes room
+ * again. The kernel memory of allocations, pages and pools is charged to
+ * the memory cgroup of the task that makes them.
+ *
  * The answer names the allocation by an opaque @handle, valid in this open
  * file only (and in the files that share it through dup() or fork(): they
- * are the same open file), and places it: pool, page, offset in the page,
+ * are the same open file). Handles are never 0 and are handed out
+ * cyclically: a freed handle is not reused at once, but only after every
+ * other 32-bit value has been handed out since (skipping live handles), so
+ * a stale or repeated FREE of a just-freed handle fails with -ENOENT
+ * (%DRM_VRAMPOOL_ERR_NOT_FOUND) rather than freeing another allocation. The
+ * answer also places the allocation: pool, page, offset in the page,
  * the alignment padding after it, and the mmap offset of its page. Map the
  * page with mmap(MAP_SHARED) at @mmap_offset (MAP_PRIVATE is refused with
  * -EINVAL); the allocation starts @offset bytes in. A mapping keeps its
@@ -534,7 +575,7 @@ struct drm_vrampool_pool_query {
 /** DRM_VRAMPOOL_ALLOC_FLAGS - every valid allocation flag */
 #define DRM_VRAMPOOL_ALLOC_FLAGS		DRM_VRAMPOOL_ALLOC_PERSISTENT
 
-/** DRM_VRAMPOOL_NO_PAGE - &drm_vrampool_alloc.page of a zero-size allocation with no page */
+/** DRM_VRAMPOOL_NO_PAGE - &drm_vrampool_alloc.page of a zero-size allocation: it has no page */
 #define DRM_VRAMPOOL_NO_PAGE			0xffffffffu
 
 /**
@@ -544,16 +585,27 @@ struct drm_vrampool_alloc_error {
 	/** @code: [out] a ``DRM_VRAMPOOL_ERR_*`` code, 0 on success */
 	__u32 code;
 
-	/** @pool: [out] the pool at fault, when one is (capacity exceeded) */
+	/**
+	 * @pool: [out] the pool at fault, when one is (capacity exceeded);
+	 * with %DRM_VRAMPOOL_ERR_CLIENT_LIMIT, the limit reached, a
+	 * ``DRM_VRAMPOOL_LIMIT_*`` value
+	 */
 	__u32 pool;
 
 	/** @size: [out] the requested size */
 	__u64 size;
 
-	/** @capacity: [out] the capped pool's capacity, in bytes */
+	/**
+	 * @capacity: [out] the capped pool's capacity, in bytes; with
+	 * %DRM_VRAMPOOL_ERR_CLIENT_LIMIT, the limit (allocations or pages)
+	 */
 	__u64 capacity;
 
-	/** @in_use: [out] bytes in use in that pool */
+	/**
+	 * @in_use: [out] bytes in use in that pool; with
+	 * %DRM_VRAMPOOL_ERR_CLIENT_LIMIT, the allocations or pages the client
+	 * holds
+	 */
 	__u64 in_use;
 };
 
@@ -561,11 +613,16 @@ struct drm_vrampool_alloc_error {
  * struct drm_vrampool_alloc - allocate from the client's pools
  *
  * Used with %DRM_IOCTL_VRAMPOOL_ALLOC. Fails with -EINVAL for unknown
- * flags or a non-zero @pad, @pad2 or @reserved; -EFBIG or -ENOSPC as @error
- * says; -ENOMEM without kernel memory; -EINTR when interrupted.
+ * flags or a non-zero @pad, @pad2 or @reserved; -EFBIG, -ENOSPC or -EDQUOT
+ * as @error says; -ENOMEM without kernel memory (the kernel memory of an
+ * allocation is charged to the caller's memory cgroup, so -ENOMEM also
+ * comes at its limit); -EINTR when interrupted.
  */
 struct drm_vrampool_alloc {
-	/** @size: [in] bytes wanted; 0 is a valid size */
+	/**
+	 * @size: [in] bytes wanted; 0 is a valid size, whose allocation has
+	 * no page (see "allocations")
+	 */
 	__u64 size;
 
 	/** @flags: [in] ``DRM_VRAMPOOL_ALLOC_*`` flags */
@@ -612,7 +669,9 @@ struct drm_vrampool_alloc {
  * struct drm_vrampool_free - free an allocation
  *
  * Used with %DRM_IOCTL_VRAMPOOL_FREE. Fails with -ENOENT for a handle this
- * file does not own, -EINVAL for non-zero @flags or @reserved.
+ * file does not own, a handle already freed among them (handles are not
+ * reused at once, see DOC: allocations), -EINVAL for non-zero @flags or
+ * @reserved.
  */
 struct drm_vrampool_free {
 	/** @handle: [in] the allocation */

@@ -55,6 +55,37 @@ const char *vrampool_preset_name(uint32_t preset)
 	}
 }
 
+const char *vrampool_limit_name(uint32_t limit)
+{
+	switch (limit) {
+	case DRM_VRAMPOOL_LIMIT_ALLOCATIONS:
+		return "max_allocations";
+	case DRM_VRAMPOOL_LIMIT_PAGES:
+		return "max_pages";
+	default:
+		return NULL;
+	}
+}
+
+/* The client-limit message: what was held of which limit. */
+static int limit_message(const struct vrampool_error *e, char *buf, size_t len)
+{
+	const char *name = vrampool_limit_name(e->limit);
+
+	if (!name)
+		return snprintf(buf, len,
+				"client limit %u reached (%" PRIu64 " of %" PRIu64
+				") allocating %" PRIu64 " bytes",
+				e->limit, e->in_use, e->capacity, e->size);
+	return snprintf(buf, len,
+			"client limit reached allocating %" PRIu64 " bytes: the client holds %"
+			PRIu64 " %s, the most a client may (module parameter vrampool.%s = %"
+			PRIu64 ")",
+			e->size, e->in_use,
+			e->limit == DRM_VRAMPOOL_LIMIT_PAGES ? "pool pages" : "live allocations",
+			name, e->capacity);
+}
+
 const char *vrampool_error_kind_name(enum vrampool_error_kind kind)
 {
 	static const char *const names[] = {
@@ -75,6 +106,7 @@ const char *vrampool_error_kind_name(enum vrampool_error_kind kind)
 		[VRAMPOOL_ERR_BUFFER_TOO_BIG] = "BufferTooBig",
 		[VRAMPOOL_ERR_OUT_OF_MEMORY] = "OutOfMemory",
 		[VRAMPOOL_ERR_NOT_FOUND] = "NotFound",
+		[VRAMPOOL_ERR_CLIENT_LIMIT] = "ClientLimit",
 	};
 
 	if ((unsigned int)kind < sizeof(names) / sizeof(names[0]))
@@ -149,6 +181,8 @@ int vrampool_error_message(const struct vrampool_error *e, char *buf, size_t len
 		return snprintf(buf, len,
 				"couldn't find resource for that handle: no allocation %u in this file",
 				e->handle);
+	case VRAMPOOL_ERR_CLIENT_LIMIT:
+		return limit_message(e, buf, len);
 	case VRAMPOOL_ERR_OS:
 	default:
 		return snprintf(buf, len, "%s (errno %d)", strerror(e->os_errno), e->os_errno);
@@ -260,6 +294,14 @@ void vrampool_error_from_alloc(struct vrampool_error *err, int os_errno,
 		if (os_errno != ENOSPC)
 			return;
 		err->kind = VRAMPOOL_ERR_OUT_OF_MEMORY;
+		break;
+	case DRM_VRAMPOOL_ERR_CLIENT_LIMIT:
+		if (os_errno != EDQUOT)
+			return;
+		err->kind = VRAMPOOL_ERR_CLIENT_LIMIT;
+		err->limit = ae->pool;
+		err->capacity = ae->capacity;
+		err->in_use = ae->in_use;
 		break;
 	default:
 		return;

@@ -108,6 +108,7 @@ enum vrampool_error_kind {
 	VRAMPOOL_ERR_BUFFER_TOO_BIG,
 	VRAMPOOL_ERR_OUT_OF_MEMORY,
 	VRAMPOOL_ERR_NOT_FOUND,
+	VRAMPOOL_ERR_CLIENT_LIMIT,
 };
 
 /**
@@ -131,11 +132,14 @@ struct vrampool_error {
 	uint64_t alignment;	/* SIZE_OVERFLOW */
 	uint64_t bytes_in_use;	/* POOLS_IN_USE */
 	uint64_t value;		/* INVALID_ARGUMENT: the offending value */
-	uint64_t capacity;	/* POOL_CAPACITY_EXCEEDED: the capped pool's capacity */
-	uint64_t in_use;	/* POOL_CAPACITY_EXCEEDED: bytes in use in it */
+	uint64_t capacity;	/* POOL_CAPACITY_EXCEEDED: the capped pool's capacity;
+				 * CLIENT_LIMIT: the limit */
+	uint64_t in_use;	/* POOL_CAPACITY_EXCEEDED: bytes in use in it;
+				 * CLIENT_LIMIT: what the client holds of the limit */
 	uint32_t pool;		/* POOL_CAPACITY_EXCEEDED: its index */
 	uint32_t handle;	/* NOT_FOUND: the handle */
-	/* size: also POOL_CAPACITY_EXCEEDED, BUFFER_TOO_BIG, OUT_OF_MEMORY */
+	uint32_t limit;		/* CLIENT_LIMIT: which, a DRM_VRAMPOOL_LIMIT_* value */
+	/* size: also POOL_CAPACITY_EXCEEDED, BUFFER_TOO_BIG, OUT_OF_MEMORY, CLIENT_LIMIT */
 };
 
 /**
@@ -153,6 +157,12 @@ const char *vrampool_error_kind_name(enum vrampool_error_kind kind);
 
 /** vrampool_field_name() - "page_size", ... for a DRM_VRAMPOOL_FIELD_* value */
 const char *vrampool_field_name(uint32_t field);
+
+/**
+ * vrampool_limit_name() - "max_allocations" or "max_pages", the module
+ * parameter of a DRM_VRAMPOOL_LIMIT_* value; NULL for another value
+ */
+const char *vrampool_limit_name(uint32_t limit);
 
 /** vrampool_preset_name() - "sub-slices", "exclusive-pages", or NULL */
 const char *vrampool_preset_name(uint32_t preset);

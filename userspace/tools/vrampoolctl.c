@@ -150,7 +150,7 @@ int error_kind_of(const char *name)
 {
 	int k;
 
-	for (k = VRAMPOOL_ERR_EMPTY_POOL_LIST; k <= VRAMPOOL_ERR_NOT_FOUND; k++) {
+	for (k = VRAMPOOL_ERR_EMPTY_POOL_LIST; k <= VRAMPOOL_ERR_CLIENT_LIMIT; k++) {
 		if (!strcmp(name, vrampool_error_kind_name(k)))
 			return k;
 	}
@@ -231,6 +231,15 @@ void json_error(struct json *j, const struct vrampool_error *e)
 		break;
 	case VRAMPOOL_ERR_NOT_FOUND:
 		json_u64(j, "handle", e->handle);
+		break;
+	case VRAMPOOL_ERR_CLIENT_LIMIT:
+		json_u64(j, "size", e->size);
+		if (vrampool_limit_name(e->limit))
+			json_string(j, "limit", vrampool_limit_name(e->limit));
+		else
+			json_u64(j, "limit", e->limit);
+		json_u64(j, "max", e->capacity);
+		json_u64(j, "held", e->in_use);
 		break;
 	default:
 		break;
