@@ -38,6 +38,7 @@
 #include "vrampool_pool.h"
 #include "vrampool_pool_set.h"
 #include "vrampool_sysfs.h"
+#include "vrampool_trace.h"
 
 static struct vrampool_client *backing_to_client(const struct vrampool_backing *backing)
 {
@@ -134,6 +135,7 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	client->file = file;
 	client->backing.back = client_back;
 	client->backing.release = client_release;
+	client->backing.owner = file->client_id;
 	client->generation = 1;
 	client->persistent_mode = DRM_VRAMPOOL_PERSISTENT_ENABLED;
 	mutex_init(&client->lock);
@@ -225,9 +227,13 @@ void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
  */
 void vrampool_client_cleanup(struct vrampool_client *client)
 {
+	u64 before;
+
 	lockdep_assert_held(&client->lock);
+	before = client_vram(client);
 	vrampool_pool_cleanup(client->persistent, true, client->alloc_nr);
 	vrampool_pool_set_cleanup(client->pool_set, true, client->alloc_nr);
+	trace_vrampool_cleanup(client->file->client_id, before - client_vram(client));
 }
 
 /**
@@ -485,12 +491,10 @@ int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_f
 		return ret;
 
 	ret = install_check_args(vdev, args);
+	if (!ret)
+		ret = install_resolve(vdev, args, &pools, &count);
 	if (ret)
-		return ret;
-
-	ret = install_resolve(vdev, args, &pools, &count);
-	if (ret)
-		return ret;
+		goto out;
 
 	if (args->flags & DRM_VRAMPOOL_INSTALL_TEST_ONLY)
 		ret = client_install_test(client, &args->error, &args->generation);
@@ -499,6 +503,10 @@ int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_f
 	if (!ret)
 		args->num_pools = count;
 	kfree(pools);
+out:
+	if (!(args->flags & DRM_VRAMPOOL_INSTALL_TEST_ONLY))
+		trace_vrampool_install(file->client_id, args->generation, args->num_pools, ret,
+				       args->error.code);
 	return ret;
 }
 
