@@ -230,10 +230,10 @@ void vrampool_client_cleanup(struct vrampool_client *client)
 	u64 before;
 
 	lockdep_assert_held(&client->lock);
-	before = client_vram(client);
+	before = vrampool_client_vram(client);
 	vrampool_pool_cleanup(client->persistent, true, client->alloc_nr);
 	vrampool_pool_set_cleanup(client->pool_set, true, client->alloc_nr);
-	trace_vrampool_cleanup(client->file->client_id, before - client_vram(client));
+	trace_vrampool_cleanup(client->file->client_id, before - vrampool_client_vram(client));
 }
 
 /**

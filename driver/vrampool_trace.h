@@ -20,14 +20,15 @@
 
 #include <drm/vrampool_accel.h>
 
-/* The error kinds of refusals, by name, as libvrampool names them. */
-#define VRAMPOOL_TRACE_ERRORS \
-	{ DRM_VRAMPOOL_ERR_NONE, "None" }, \
-	{ DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED, "PoolCapacityExceeded" }, \
-	{ DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, "BufferTooBig" }, \
-	{ DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, "OutOfMemory" }, \
-	{ DRM_VRAMPOOL_ERR_NOT_FOUND, "NotFound" }, \
-	{ DRM_VRAMPOOL_ERR_CLIENT_LIMIT, "ClientLimit" }
+/* The error kind of a refusal by name, as libvrampool names it. */
+#define vrampool_trace_error_name(code) \
+	__print_symbolic(code, \
+			 { DRM_VRAMPOOL_ERR_NONE, "None" }, \
+			 { DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED, "PoolCapacityExceeded" }, \
+			 { DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, "BufferTooBig" }, \
+			 { DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, "OutOfMemory" }, \
+			 { DRM_VRAMPOOL_ERR_NOT_FOUND, "NotFound" }, \
+			 { DRM_VRAMPOOL_ERR_CLIENT_LIMIT, "ClientLimit" })
 
 TRACE_EVENT(vrampool_alloc,
 	    TP_PROTO(u64 client, u32 handle, u64 size, u32 flags, u32 pool, u32 page,
@@ -67,7 +68,7 @@ TRACE_EVENT(vrampool_alloc_refused,
 			   __entry->code = code;),
 	    TP_printk("client=%llu size=%llu flags=%#x ret=%d error=%s",
 		      __entry->client, __entry->size, __entry->flags, __entry->ret,
-		      __print_symbolic(__entry->code, VRAMPOOL_TRACE_ERRORS))
+		      vrampool_trace_error_name(__entry->code))
 );
 
 TRACE_EVENT(vrampool_free,
