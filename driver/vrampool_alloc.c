@@ -21,6 +21,7 @@
 #include "vrampool_pool.h"
 #include "vrampool_pool_set.h"
 #include "vrampool_reclaim.h"
+#include "vrampool_trace.h"
 
 /**
  * DOC: handle entries
@@ -322,6 +323,8 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 	client->allocations++;
 	alloc_answer(args, a);
 	mutex_unlock(&client->lock);
+	trace_vrampool_alloc(file->client_id, args->handle, args->size, args->flags, args->pool,
+			     args->page, args->offset);
 	return 0;
 
 err_release_handle:
@@ -333,7 +336,20 @@ err_unlock:
 err_free:
 	if (a != &pageless)
 		kfree(a);
+	trace_vrampool_alloc_refused(file->client_id, args->size, args->flags, ret,
+				     args->error.code);
 	return ret;
+}
+
+/* The vrampool_free event of the allocation @entry names (DOC: handle entries). */
+static void trace_free(struct vrampool_client *client, u32 handle, void *entry)
+{
+	const struct vrampool_alloc *a = entry;
+
+	if (xa_is_value(entry))
+		trace_vrampool_free(client->file->client_id, handle, 0, xa_to_value(entry));
+	else
+		trace_vrampool_free(client->file->client_id, handle, a->size, a->pool->index);
 }
 
 /**
@@ -367,6 +383,7 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 	entry = xa_load(&client->handles, args->handle);
 	if (entry) {
 		xa_erase(&client->handles, args->handle);
+		trace_free(client, args->handle, entry);
 		vrampool_alloc_entry_free(client, entry);
 	}
 	mutex_unlock(&client->lock);

@@ -3,12 +3,25 @@
  * vrampool: buffer objects pinned in VRAM.
  *
  * Every VRAM allocation the driver makes (a pool page, a direct buffer, a
- * debugfs test buffer) is one of these: placed in TTM_PL_VRAM, zero-filled
- * when created, and pinned so its VRAM address never changes while it lives.
+ * debugfs test buffer) is one of these: placed in TTM_PL_VRAM (in blocks
+ * anywhere in VRAM, not one contiguous range), zero-filled when created,
+ * and pinned so its VRAM never changes while it lives.
+ *
+ * Orphans: vrampool_bo_free() drops the creator's reference, but a CPU
+ * mapping keeps the BO, and its VRAM, alive until the last munmap(). Such a
+ * BO is unpinned (TTM warns when a pinned BO is released, and unpinning at
+ * the last munmap would take the BO's lock inside munmap), yet it is never
+ * evicted: vrampool_ttm.c refuses eviction of every vrampool BO, so the
+ * orphan stays in VRAM, where the mapping still reads the owner's data,
+ * rather than moving to system RAM nobody accounts for. Until the last
+ * mapping goes it is charged to its owner (&vrampool_bo.orphans), counting
+ * the mappings in our own vm_operations.
  *
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 
 #include <drm/drm_gem.h>
@@ -17,10 +30,11 @@
 
 #include "vrampool_bo.h"
 #include "vrampool_device_types.h"
+#include "vrampool_vram_mgr.h"
 
+/* Not contiguous: a neighbour's scattered buffers cannot keep a BO out. */
 static const struct ttm_place vrampool_vram_place = {
 	.mem_type = TTM_PL_VRAM,
-	.flags = TTM_PL_FLAG_CONTIGUOUS,
 };
 
 static struct ttm_placement vrampool_vram_placement = {
@@ -33,10 +47,73 @@ static void vrampool_gem_free(struct drm_gem_object *obj)
 	ttm_bo_put(container_of(obj, struct ttm_buffer_object, base));
 }
 
+static struct vrampool_bo *to_vrampool_bo(struct ttm_buffer_object *tbo)
+{
+	return container_of(tbo, struct vrampool_bo, tbo);
+}
+
+static void orphan_charge(struct vrampool_bo *bo, s64 sign)
+{
+	atomic64_add(sign * (s64)bo->tbo.base.size, &bo->orphans->bytes);
+	atomic64_add(sign, &bo->orphans->count);
+}
+
+/*
+ * A BO is charged as an orphan while %VRAMPOOL_BO_FREED is set and a mapping
+ * remains; each change of &vrampool_bo.maps that starts or ends that state
+ * charges or uncharges, so racing frees and munmaps charge exactly once.
+ */
+static void maps_add(struct vrampool_bo *bo, int delta)
+{
+	int maps;
+
+	if (!bo->orphans)
+		return;
+	maps = atomic_add_return(delta, &bo->maps);
+	if (delta > 0 && maps == (VRAMPOOL_BO_FREED | 1))
+		orphan_charge(bo, 1);
+	else if (delta < 0 && maps == VRAMPOOL_BO_FREED)
+		orphan_charge(bo, -1);
+}
+
+static void vrampool_bo_vm_open(struct vm_area_struct *vma)
+{
+	maps_add(to_vrampool_bo(vma->vm_private_data), 1);
+	ttm_bo_vm_open(vma);
+}
+
+static void vrampool_bo_vm_close(struct vm_area_struct *vma)
+{
+	maps_add(to_vrampool_bo(vma->vm_private_data), -1);
+	ttm_bo_vm_close(vma);
+}
+
+/* TTM's, counting mappings: vm_close drops the mapping's BO reference. */
+static const struct vm_operations_struct vrampool_bo_vm_ops = {
+	.fault = ttm_bo_vm_fault,
+	.open = vrampool_bo_vm_open,
+	.close = vrampool_bo_vm_close,
+	.access = ttm_bo_vm_access,
+};
+
+/* drm_gem_mmap() holds a GEM reference meanwhile: the BO cannot go. */
+static int vrampool_gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
+{
+	struct vrampool_bo *bo = to_vrampool_bo(container_of(obj, struct ttm_buffer_object, base));
+	int ret;
+
+	maps_add(bo, 1);
+	ret = drm_gem_ttm_mmap(obj, vma);
+	if (ret)
+		maps_add(bo, -1);
+	return ret;
+}
+
 /* Userspace maps pool pages; MAP_PRIVATE (copy-on-write) is refused by TTM. */
 static const struct drm_gem_object_funcs vrampool_gem_funcs = {
 	.free = vrampool_gem_free,
-	.mmap = drm_gem_ttm_mmap,
+	.mmap = vrampool_gem_mmap,
+	.vm_ops = &vrampool_bo_vm_ops,
 };
 
 static void vrampool_bo_destroy(struct ttm_buffer_object *tbo)
@@ -98,7 +175,7 @@ int vrampool_bo_create(struct vrampool_device *vdev, u64 size,
  */
 void vrampool_bo_note_no_space(struct ttm_buffer_object *tbo)
 {
-	struct vrampool_bo *bo = container_of(tbo, struct vrampool_bo, tbo);
+	struct vrampool_bo *bo = to_vrampool_bo(tbo);
 
 	if (bo->no_space)
 		*bo->no_space = true;
@@ -108,7 +185,8 @@ void vrampool_bo_note_no_space(struct ttm_buffer_object *tbo)
  * vrampool_bo_free() - unpin a BO and drop the creator's reference
  * @bo: a BO from vrampool_bo_create()
  *
- * Its VRAM returns to the device as soon as no mapping references it.
+ * Its VRAM returns to the device as soon as no mapping references it; until
+ * then it stays in VRAM, an orphan charged to &vrampool_bo.orphans if set.
  */
 void vrampool_bo_free(struct vrampool_bo *bo)
 {
@@ -116,37 +194,77 @@ void vrampool_bo_free(struct vrampool_bo *bo)
 	ttm_bo_reserve(&bo->tbo, false, false, NULL);
 	ttm_bo_unpin(&bo->tbo);
 	ttm_bo_unreserve(&bo->tbo);
+	if (bo->orphans && atomic_fetch_or(VRAMPOOL_BO_FREED, &bo->maps))
+		orphan_charge(bo, 1);
 	drm_gem_object_put(&bo->tbo.base);
 }
 
-/**
- * vrampool_bo_vmap() - map a BO into the kernel
- * @bo: the BO
- * @map: the mapping, system or I/O memory depending on the backend
- *
- * Return: 0 or a negative errno.
- */
-int vrampool_bo_vmap(struct vrampool_bo *bo, struct iosys_map *map)
+static struct vrampool_device *bo_vdev(struct vrampool_bo *bo)
 {
-	int ret;
-
-	ret = ttm_bo_reserve(&bo->tbo, true, false, NULL);
-	if (ret)
-		return ret;
-
-	ret = ttm_bo_vmap(&bo->tbo, map);
-	ttm_bo_unreserve(&bo->tbo);
-	return ret;
+	return container_of(bo->tbo.bdev, struct vrampool_device, bdev);
 }
 
 /**
- * vrampool_bo_vunmap() - undo vrampool_bo_vmap()
- * @bo: the BO
- * @map: the mapping vrampool_bo_vmap() gave
+ * vrampool_bo_read() - copy bytes out of a live BO, block by block
+ * @bo: the BO, not yet freed (so pinned where it is)
+ * @offset: where in the BO, in bytes
+ * @dst: where to
+ * @len: how many bytes; @offset + @len is at most the BO size
+ *
+ * The caller is inside drm_dev_enter(): the device's VRAM is mapped.
  */
-void vrampool_bo_vunmap(struct vrampool_bo *bo, struct iosys_map *map)
+void vrampool_bo_read(struct vrampool_bo *bo, u64 offset, void *dst, size_t len)
 {
-	ttm_bo_reserve(&bo->tbo, false, false, NULL);
-	ttm_bo_vunmap(&bo->tbo, map);
-	ttm_bo_unreserve(&bo->tbo);
+	struct vrampool_device *vdev = bo_vdev(bo);
+	struct vrampool_vram_cursor cur;
+
+	for (vrampool_vram_cursor_first(&cur, bo->tbo.resource, offset, len); cur.remaining;
+	     vrampool_vram_cursor_next(&cur, cur.size)) {
+		iosys_map_memcpy_from(dst, &vdev->vram, cur.start, cur.size);
+		dst += cur.size;
+	}
+}
+
+/**
+ * vrampool_bo_write() - copy bytes into a live BO, block by block
+ * @bo: the BO, not yet freed (so pinned where it is)
+ * @offset: where in the BO, in bytes
+ * @src: where from
+ * @len: how many bytes; @offset + @len is at most the BO size
+ *
+ * The caller is inside drm_dev_enter(): the device's VRAM is mapped.
+ */
+void vrampool_bo_write(struct vrampool_bo *bo, u64 offset, const void *src, size_t len)
+{
+	struct vrampool_device *vdev = bo_vdev(bo);
+	struct vrampool_vram_cursor cur;
+
+	for (vrampool_vram_cursor_first(&cur, bo->tbo.resource, offset, len); cur.remaining;
+	     vrampool_vram_cursor_next(&cur, cur.size)) {
+		iosys_map_memcpy_to(&vdev->vram, cur.start, src, cur.size);
+		src += cur.size;
+	}
+}
+
+/**
+ * vrampool_orphans_bytes() - VRAM a client's orphans hold
+ * @orphans: the client's orphans
+ *
+ * Return: the bytes; a munmap() racing the free that made the orphan may
+ * uncharge before the charge lands, so a passing negative total reads 0.
+ */
+u64 vrampool_orphans_bytes(struct vrampool_orphans *orphans)
+{
+	return max_t(s64, atomic64_read(&orphans->bytes), 0);
+}
+
+/**
+ * vrampool_orphans_count() - how many orphans a client has
+ * @orphans: the client's orphans
+ *
+ * Return: the count, read as vrampool_orphans_bytes() is.
+ */
+u64 vrampool_orphans_count(struct vrampool_orphans *orphans)
+{
+	return max_t(s64, atomic64_read(&orphans->count), 0);
 }

@@ -6,11 +6,27 @@
 #ifndef _VRAMPOOL_BO_H_
 #define _VRAMPOOL_BO_H_
 
-#include <linux/iosys-map.h>
+#include <linux/atomic.h>
+#include <linux/bits.h>
 
 #include <drm/ttm/ttm_bo.h>
 
 struct vrampool_device;
+
+/**
+ * struct vrampool_orphans - what a client's orphaned BOs hold
+ *
+ * An orphan is a BO its owner freed while a CPU mapping of it remained: it
+ * keeps its VRAM (it is never evicted) until the last mapping goes, and is
+ * charged to its owner meanwhile. The mappings hold the owner's file, so
+ * the owner outlives its orphans' charges.
+ */
+struct vrampool_orphans {
+	/** @bytes: VRAM the orphans hold */
+	atomic64_t bytes;
+	/** @count: how many orphans there are */
+	atomic64_t count;
+};
 
 /**
  * struct vrampool_bo - a buffer object pinned in VRAM
@@ -26,13 +42,25 @@ struct vrampool_bo {
 	 * VRAM had no room for it (TTM reports that as -ENOMEM)
 	 */
 	bool *no_space;
+	/**
+	 * @maps: the CPU mappings (VMAs) of the BO, with %VRAMPOOL_BO_FREED
+	 * set once vrampool_bo_free() ran: the BO is an orphan while both are
+	 */
+	atomic_t maps;
+	/** @orphans: where the BO is charged while an orphan, or NULL */
+	struct vrampool_orphans *orphans;
 };
+
+/* In &vrampool_bo.maps: the creator's reference is gone. */
+#define VRAMPOOL_BO_FREED	BIT(30)
 
 int vrampool_bo_create(struct vrampool_device *vdev, u64 size,
 		       enum ttm_bo_type type, struct vrampool_bo **out);
 void vrampool_bo_free(struct vrampool_bo *bo);
 void vrampool_bo_note_no_space(struct ttm_buffer_object *tbo);
-int vrampool_bo_vmap(struct vrampool_bo *bo, struct iosys_map *map);
-void vrampool_bo_vunmap(struct vrampool_bo *bo, struct iosys_map *map);
+void vrampool_bo_read(struct vrampool_bo *bo, u64 offset, void *dst, size_t len);
+void vrampool_bo_write(struct vrampool_bo *bo, u64 offset, const void *src, size_t len);
+u64 vrampool_orphans_bytes(struct vrampool_orphans *orphans);
+u64 vrampool_orphans_count(struct vrampool_orphans *orphans);
 
 #endif /* _VRAMPOOL_BO_H_ */

@@ -38,13 +38,12 @@
 #include "vrampool_pool.h"
 #include "vrampool_pool_set.h"
 #include "vrampool_sysfs.h"
+#include "vrampool_trace.h"
 
 static struct vrampool_client *backing_to_client(const struct vrampool_backing *backing)
 {
 	return container_of(backing, struct vrampool_client, backing);
 }
-
-static u64 client_vram(struct vrampool_client *client);
 
 /*
  * Whether a new page of @size would take the client past the device's
@@ -54,7 +53,7 @@ static bool client_over_quota(struct vrampool_client *client, u64 size)
 {
 	u64 quota = READ_ONCE(client->vdev->vram_quota);
 
-	if (!quota || client_vram(client) + PAGE_ALIGN(size) <= quota)
+	if (!quota || vrampool_client_vram(client) + PAGE_ALIGN(size) <= quota)
 		return false;
 	client->quota_refused = quota;
 	return true;
@@ -86,6 +85,7 @@ static int client_back(const struct vrampool_backing *backing, struct vrampool_p
 		return ret;
 	}
 
+	bo->orphans = &client->orphans;
 	ppage->bo = bo;
 	ppage->vram = bo->tbo.base.size;
 	ppage->mmap_offset = drm_vma_node_offset_addr(&bo->tbo.base.vma_node);
@@ -106,11 +106,18 @@ static void client_release(const struct vrampool_backing *backing, struct vrampo
 	client->pages--;
 }
 
-/* VRAM held by the client's pools; the client is locked. */
-static u64 client_vram(struct vrampool_client *client)
+/**
+ * vrampool_client_vram() - VRAM charged to a client
+ * @client: the client, locked
+ *
+ * Return: the bytes its pools hold, plus its orphans' (pages it freed while
+ * they were still mapped: they keep their VRAM until the last munmap()).
+ */
+u64 vrampool_client_vram(struct vrampool_client *client)
 {
 	lockdep_assert_held(&client->lock);
-	return client->persistent->stats.vram + vrampool_pool_set_vram(client->pool_set);
+	return client->persistent->stats.vram + vrampool_pool_set_vram(client->pool_set) +
+	       vrampool_orphans_bytes(&client->orphans);
 }
 
 /**
@@ -145,6 +152,7 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	client->file = file;
 	client->backing.back = client_back;
 	client->backing.release = client_release;
+	client->backing.owner = file->client_id;
 	client->generation = 1;
 	client->persistent_mode = DRM_VRAMPOOL_PERSISTENT_ENABLED;
 	mutex_init(&client->lock);
@@ -193,8 +201,8 @@ err_exit:
  * @file: the closed file
  *
  * Frees every allocation and pool the client owned, in time linear in
- * their number; their VRAM goes back to the device (pages still mapped go
- * when they are unmapped).
+ * their number; their VRAM goes back to the device. No page is mapped any
+ * more (a mapping holds the file), so the client has no orphan left either.
  */
 void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 {
@@ -236,21 +244,13 @@ void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
  */
 void vrampool_client_cleanup(struct vrampool_client *client)
 {
+	u64 before;
+
 	lockdep_assert_held(&client->lock);
+	before = vrampool_client_vram(client);
 	vrampool_pool_cleanup(client->persistent, true, client->alloc_nr);
 	vrampool_pool_set_cleanup(client->pool_set, true, client->alloc_nr);
-}
-
-/**
- * vrampool_client_vram() - VRAM a client holds
- * @client: the client, locked
- *
- * Return: bytes of VRAM its pools' pages hold, the count the quota and
- * fdinfo's drm-total-vram use.
- */
-u64 vrampool_client_vram(struct vrampool_client *client)
-{
-	return client_vram(client);
+	trace_vrampool_cleanup(client->file->client_id, before - vrampool_client_vram(client));
 }
 
 /**
@@ -272,9 +272,11 @@ u64 vrampool_client_purgeable(struct vrampool_client *client)
  * @p: where to print
  * @file: the client's file
  *
- * Reports the VRAM the client's pools hold, as resident private memory,
- * its free cached pages as purgeable (drm-purgeable-vram), and what other
- * clients' reclaim took from it (vrampool-reclaimed-bytes, -pages).
+ * Reports the VRAM charged to the client (vrampool_client_vram()) as
+ * resident private memory, of it what its orphans hold and how many there
+ * are (``vrampool-orphan-vram``, ``vrampool-orphans``), its free cached
+ * pages as purgeable (``drm-purgeable-vram``), and what other clients'
+ * reclaim took from it (``vrampool-reclaimed-bytes``, ``-pages``).
  */
 void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
@@ -285,7 +287,7 @@ void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	/* A reader that is killed prints nothing rather than wait on. */
 	if (mutex_lock_killable(&client->lock))
 		return;
-	stats.private = client_vram(client);
+	stats.private = vrampool_client_vram(client);
 	stats.purgeable = vrampool_client_purgeable(client);
 	reclaimed_bytes = client->reclaimed_bytes;
 	reclaimed_pages = client->reclaimed_pages;
@@ -293,6 +295,8 @@ void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	stats.resident = stats.private;
 	drm_print_memory_stats(p, &stats, DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_PURGEABLE,
 			       "vram");
+	drm_printf(p, "vrampool-orphan-vram:\t%llu\n", vrampool_orphans_bytes(&client->orphans));
+	drm_printf(p, "vrampool-orphans:\t%llu\n", vrampool_orphans_count(&client->orphans));
 	drm_printf(p, "vrampool-reclaimed-bytes:\t%llu\n", reclaimed_bytes);
 	drm_printf(p, "vrampool-reclaimed-pages:\t%llu\n", reclaimed_pages);
 }
@@ -527,12 +531,10 @@ int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_f
 		return ret;
 
 	ret = install_check_args(vdev, args);
+	if (!ret)
+		ret = install_resolve(vdev, args, &pools, &count);
 	if (ret)
-		return ret;
-
-	ret = install_resolve(vdev, args, &pools, &count);
-	if (ret)
-		return ret;
+		goto out;
 
 	if (args->flags & DRM_VRAMPOOL_INSTALL_TEST_ONLY)
 		ret = client_install_test(client, &args->error, &args->generation);
@@ -541,6 +543,10 @@ int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_f
 	if (!ret)
 		args->num_pools = count;
 	kfree(pools);
+out:
+	if (!(args->flags & DRM_VRAMPOOL_INSTALL_TEST_ONLY))
+		trace_vrampool_install(file->client_id, args->generation, args->num_pools, ret,
+				       args->error.code);
 	return ret;
 }
 
@@ -578,7 +584,7 @@ static int query_fill_locked(struct vrampool_device *vdev, struct vrampool_clien
 	size = (set->count + 1) * sizeof(*status);
 	args->generation = client->generation;
 	args->num_pools = set->count;
-	args->vram_in_use = client_vram(client);
+	args->vram_in_use = vrampool_client_vram(client);
 	args->persistent_mode = client->persistent_mode;
 	if (args->size != size) {
 		if (vrampool_ioctl_check(vdev, args->size))

@@ -34,7 +34,7 @@ struct drm_printer;
  * 4. A TTM reservation (dma_resv) of a buffer object, taken when a pool
  *    page is backed or released (vrampool_bo_create(), vrampool_bo_free())
  *    under the client lock, and by TTM on a CPU fault.
- * 5. &vrampool_vram_mgr.lock, a spinlock around the VRAM range allocator,
+ * 5. &vrampool_vram_mgr.lock, a mutex around the VRAM buddy allocator,
  *    taken inside TTM under a reservation and by the debugfs ``vram_mm``
  *    file.
  *

@@ -11,6 +11,7 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
+#include "vrampool_bo.h"
 #include "vrampool_pool.h"
 
 struct drm_file;
@@ -56,6 +57,11 @@ struct vrampool_client {
 	u32 next_handle;
 	/** @backing: gives pool pages VRAM buffer objects mapped for @file */
 	struct vrampool_backing backing;
+	/**
+	 * @orphans: the client's pages freed while still mapped, charged to it
+	 * until their last mapping goes; atomic, under no lock
+	 */
+	struct vrampool_orphans orphans;
 	/** @generation: bumped by every install, under @sysfs_lock and @lock */
 	u64 generation;
 	/** @alloc_nr: allocations asked for, the clock of exclusive pools */

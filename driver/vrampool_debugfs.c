@@ -30,7 +30,8 @@
  * debugging, and no ABI:
  *
  * ``vram_mm``
- *	The VRAM range manager's allocations, as TTM prints them.
+ *	The VRAM buddy allocator: its size, free and in-use bytes, then its
+ *	free blocks of each order, as drm_buddy_print() prints them.
  *
  * ``clients``
  *	The page map of every client: for each pool its pages, and for each

@@ -7,7 +7,6 @@
 
 #include <linux/debugfs.h>
 #include <linux/fs.h>
-#include <linux/iosys-map.h>
 #include <linux/minmax.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -57,7 +56,6 @@ struct vrampool_test_bo_dir {
 struct vrampool_test_bo {
 	struct vrampool_device *vdev;
 	struct vrampool_bo *bo;
-	struct iosys_map map;
 	u64 size;
 };
 
@@ -102,15 +100,9 @@ static int test_bo_open(struct inode *inode, struct file *file)
 	if (ret)
 		goto err_dev_put;
 
-	ret = vrampool_bo_vmap(tb->bo, &tb->map);
-	if (ret)
-		goto err_bo_free;
-
 	file->private_data = tb;
 	return 0;
 
-err_bo_free:
-	vrampool_bo_free(tb->bo);
 err_dev_put:
 	drm_dev_put(&vdev->drm);
 	kfree(tb);
@@ -122,14 +114,16 @@ static int test_bo_release(struct inode *inode, struct file *file)
 	struct vrampool_test_bo *tb = file->private_data;
 	struct vrampool_device *vdev = tb->vdev;
 
-	vrampool_bo_vunmap(tb->bo, &tb->map);
 	vrampool_bo_free(tb->bo);
 	drm_dev_put(&vdev->drm);
 	kfree(tb);
 	return 0;
 }
 
-/* Copies @len bytes at @pos between VRAM and @ubuf, in chunks. */
+/*
+ * Copies @len bytes at @pos between VRAM and @ubuf, in chunks, each through
+ * the blocks of VRAM behind it.
+ */
 static ssize_t test_bo_copy(struct vrampool_test_bo *tb, char __user *ubuf,
 			    size_t len, loff_t pos, bool to_vram)
 {
@@ -154,9 +148,9 @@ static ssize_t test_bo_copy(struct vrampool_test_bo *tb, char __user *ubuf,
 				ret = -EFAULT;
 				break;
 			}
-			iosys_map_memcpy_to(&tb->map, pos + done, chunk, n);
+			vrampool_bo_write(tb->bo, pos + done, chunk, n);
 		} else {
-			iosys_map_memcpy_from(chunk, &tb->map, pos + done, n);
+			vrampool_bo_read(tb->bo, pos + done, chunk, n);
 			if (copy_to_user(ubuf + done, chunk, n)) {
 				ret = -EFAULT;
 				break;

@@ -70,6 +70,7 @@
 #include <kunit/visibility.h>
 
 #include "vrampool_pool_internal.h"
+#include "vrampool_trace.h"
 
 /* Page indices: every u32 but DRM_VRAMPOOL_NO_PAGE, which ALLOC reserves. */
 #define PAGE_INDEX_LIMIT	XA_LIMIT(0, DRM_VRAMPOOL_NO_PAGE - 1)
@@ -201,6 +202,7 @@ struct vrampool_pool_page *vrampool_pool_page_new(struct vrampool_pool *pool, u6
 		goto err_release;
 
 	list_add_tail(&ppage->age_link, &pool->by_age);
+	trace_vrampool_page_create(pool->backing->owner, pool->index, ppage->index, size);
 	pool->pages_made++;
 	st->pages++;
 	st->pages_peak = max(st->pages_peak, st->pages);
@@ -331,6 +333,7 @@ void vrampool_pool_page_release(struct vrampool_pool_page *ppage)
 	st->reserved -= ppage->size;
 	st->vram -= ppage->vram;
 
+	trace_vrampool_page_release(pool->backing->owner, pool->index, ppage->index, ppage->size);
 	pool->backing->release(pool->backing, ppage);
 	kfree(ppage);
 }

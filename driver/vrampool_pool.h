@@ -33,6 +33,8 @@ struct vrampool_backing {
 	int (*back)(const struct vrampool_backing *backing, struct vrampool_pool_page *ppage);
 	/** @release: give a page's memory back */
 	void (*release)(const struct vrampool_backing *backing, struct vrampool_pool_page *ppage);
+	/** @owner: the owning client's drm-client-id, which tracepoints name */
+	u64 owner;
 };
 
 /**

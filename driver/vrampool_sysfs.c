@@ -61,7 +61,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
 
-#include "vrampool_client_types.h"
+#include "vrampool_client.h"
 #include "vrampool_device_types.h"
 #include "vrampool_pool.h"
 #include "vrampool_pool_set.h"
@@ -379,12 +379,6 @@ static const char *const persistent_modes[] = {
 	[DRM_VRAMPOOL_PERSISTENT_ENFORCED] = "enforced",
 };
 
-/* The VRAM the client's pools hold, as fdinfo and POOL_QUERY report it. */
-static u64 client_vram(struct vrampool_client *client)
-{
-	return client->persistent->stats.vram + vrampool_pool_set_vram(client->pool_set);
-}
-
 static ssize_t client_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	struct vrampool_sysfs_attr *a = to_vattr(attr);
@@ -411,7 +405,7 @@ static ssize_t client_show(struct kobject *kobj, struct kobj_attribute *attr, ch
 	case CF_RECLAIMED_PAGES:
 		return sysfs_emit(buf, "%llu\n", client->reclaimed_pages);
 	default:
-		return sysfs_emit(buf, "%llu\n", client_vram(client));
+		return sysfs_emit(buf, "%llu\n", vrampool_client_vram(client));
 	}
 }
 

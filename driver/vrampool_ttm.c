@@ -2,10 +2,17 @@
 /*
  * vrampool: the TTM device over a device's VRAM.
  *
- * VRAM is one TTM_PL_VRAM region handled by vrampool_vram_mgr (drm_mm
- * underneath, always contiguous). The backend gives a kernel mapping of the
- * whole region, so every VRAM resource is premapped: bus.addr points into it
- * and CPU faults resolve through vrampool_io_mem_pfn().
+ * VRAM is one TTM_PL_VRAM region handled by vrampool_vram_mgr (the buddy
+ * allocator underneath): a resource is a list of blocks, not one range. The
+ * backend gives a kernel mapping of the whole region; the kernel reaches a
+ * BO's bytes through it block by block (a &struct vrampool_vram_cursor), and
+ * CPU faults resolve each page through vrampool_io_mem_pfn(). TTM's linear
+ * helpers (ttm_bo_vmap(), ttm_bo_kmap(), ttm_bo_move_memcpy()) are never
+ * used on VRAM.
+ *
+ * VRAM is never evicted: live pages are pinned, and a BO freed while still
+ * mapped (an orphan, see vrampool_bo.c) refuses eviction until its last
+ * mapping goes and it is released in place.
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -57,8 +64,8 @@ static const struct ttm_place vrampool_sys_place = {
 };
 
 /*
- * Pool pages are pinned and never evicted; should an unpinned BO ever be,
- * its content goes to system memory.
+ * Never used: every vrampool BO refuses eviction (vrampool_eviction_valuable());
+ * TTM asks for the flags anyway before it asks whether to evict.
  */
 static void vrampool_evict_flags(struct ttm_buffer_object *bo,
 				 struct ttm_placement *placement)
@@ -68,29 +75,37 @@ static void vrampool_evict_flags(struct ttm_buffer_object *bo,
 }
 
 /*
- * New VRAM is cleared CLEAR_CHUNK bytes at a time, with a chance to
- * reschedule in between: a buffer may be as large as the whole VRAM.
+ * No vrampool BO is ever moved out of VRAM. Live ones are pinned; an orphan
+ * (freed while mapped, so unpinned: TTM warns when a pinned BO is released)
+ * must stay where its owner's mapping reads it and stay charged to the owner
+ * as VRAM, instead of going to system RAM behind everyone's back; and the
+ * linear copy TTM would use cannot follow a resource's blocks anyway.
  */
-#define CLEAR_CHUNK	SZ_1M
+static bool vrampool_eviction_valuable(struct ttm_buffer_object *bo,
+				       const struct ttm_place *place)
+{
+	return false;
+}
+
+/* Bytes of VRAM cleared between two chances to reschedule. */
+#define VRAMPOOL_CLEAR_CHUNK	SZ_2M
 
 /* New VRAM never shows what an earlier buffer left there. */
 static int vrampool_clear_new_vram(struct ttm_buffer_object *bo,
 				   struct ttm_resource *new_mem)
 {
 	struct vrampool_device *vdev = bdev_to_vdev(bo->bdev);
-	size_t offset = (size_t)new_mem->start << PAGE_SHIFT;
-	size_t left = new_mem->size;
-	size_t len;
+	struct vrampool_vram_cursor cur;
+	u64 n;
 	int idx;
 
 	if (!drm_dev_enter(&vdev->drm, &idx))
 		return -ENODEV;
 
-	while (left) {
-		len = min_t(size_t, left, CLEAR_CHUNK);
-		iosys_map_memset(&vdev->vram, offset, 0, len);
-		offset += len;
-		left -= len;
+	for (vrampool_vram_cursor_first(&cur, new_mem, 0, new_mem->size); cur.remaining;
+	     vrampool_vram_cursor_next(&cur, n)) {
+		n = min_t(u64, cur.size, VRAMPOOL_CLEAR_CHUNK);
+		iosys_map_memset(&vdev->vram, cur.start, 0, n);
 		cond_resched();
 	}
 	drm_dev_exit(idx);
@@ -113,24 +128,23 @@ static int vrampool_move(struct ttm_buffer_object *bo, bool evict,
 		return 0;
 	}
 
-	return ttm_bo_move_memcpy(bo, ctx, new_mem);
+	/* Eviction is refused, and nothing else moves a vrampool BO. */
+	return -EINVAL;
 }
 
+/*
+ * A VRAM resource's bytes are found per block: there is no one bus address
+ * or kernel address of the whole resource, so bus.addr and bus.offset stay
+ * unset and CPU faults go through vrampool_io_mem_pfn().
+ */
 static int vrampool_io_mem_reserve(struct ttm_device *bdev, struct ttm_resource *mem)
 {
 	struct vrampool_device *vdev = bdev_to_vdev(bdev);
-	u64 offset;
 
 	switch (mem->mem_type) {
 	case TTM_PL_SYSTEM:
 		return 0;
 	case TTM_PL_VRAM:
-		offset = (u64)mem->start << PAGE_SHIFT;
-		if (vdev->vram.is_iomem)
-			mem->bus.addr = (void __force *)(vdev->vram.vaddr_iomem + offset);
-		else
-			mem->bus.addr = vdev->vram.vaddr + offset;
-		mem->bus.offset = vdev->bus_base + offset;
 		mem->bus.is_iomem = true;
 		mem->bus.caching = vdev->backend == VRAMPOOL_VRAM_PCI_BAR ?
 				   ttm_write_combined : ttm_cached;
@@ -140,22 +154,25 @@ static int vrampool_io_mem_reserve(struct ttm_device *bdev, struct ttm_resource 
 	}
 }
 
+/* Called with the BO reserved, for a page inside its VRAM resource. */
 static unsigned long vrampool_io_mem_pfn(struct ttm_buffer_object *bo,
 					 unsigned long page_offset)
 {
 	struct vrampool_device *vdev = bdev_to_vdev(bo->bdev);
-	unsigned long page = bo->resource->start + page_offset;
+	struct vrampool_vram_cursor cur;
 
+	vrampool_vram_cursor_first(&cur, bo->resource, (u64)page_offset << PAGE_SHIFT,
+				   PAGE_SIZE);
 	if (vdev->backend == VRAMPOOL_VRAM_EMULATED)
-		return vmalloc_to_pfn(vdev->vram.vaddr + ((size_t)page << PAGE_SHIFT));
+		return vmalloc_to_pfn(vdev->vram.vaddr + cur.start);
 
-	return (vdev->bus_base >> PAGE_SHIFT) + page;
+	return (unsigned long)((vdev->bus_base + cur.start) >> PAGE_SHIFT);
 }
 
 static const struct ttm_device_funcs vrampool_ttm_funcs = {
 	.ttm_tt_create = vrampool_ttm_tt_create,
 	.ttm_tt_destroy = vrampool_ttm_tt_destroy,
-	.eviction_valuable = ttm_bo_eviction_valuable,
+	.eviction_valuable = vrampool_eviction_valuable,
 	.evict_flags = vrampool_evict_flags,
 	.move = vrampool_move,
 	.io_mem_reserve = vrampool_io_mem_reserve,

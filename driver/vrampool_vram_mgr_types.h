@@ -6,25 +6,59 @@
 #ifndef _VRAMPOOL_VRAM_MGR_TYPES_H_
 #define _VRAMPOOL_VRAM_MGR_TYPES_H_
 
-#include <linux/spinlock_types.h>
+#include <linux/gpu_buddy.h>
+#include <linux/list.h>
+#include <linux/mutex_types.h>
 
-#include <drm/drm_mm.h>
 #include <drm/ttm/ttm_resource.h>
 
 /**
  * struct vrampool_vram_mgr - the TTM resource manager of a device's VRAM
  *
- * A contiguous range allocator (drm_mm, in CPU pages) that, unlike TTM's
- * own range manager, tells a full VRAM apart from a failed kernel
- * allocation: TTM turns both into -ENOMEM.
+ * A buddy allocator (in bytes, CPU-page chunks): a resource is a list of
+ * power-of-two blocks anywhere in VRAM, so a neighbour's small buffers
+ * scattered over VRAM cannot keep a large one out while enough VRAM is
+ * free. Unlike TTM's own managers it tells a full VRAM apart from a failed
+ * kernel allocation: TTM turns both into -ENOMEM.
  */
 struct vrampool_vram_mgr {
 	/** @man: the TTM resource manager */
 	struct ttm_resource_manager man;
-	/** @mm: the allocator, in pages */
-	struct drm_mm mm;
-	/** @lock: protects @mm */
-	spinlock_t lock;
+	/** @mm: the allocator, in bytes */
+	struct gpu_buddy mm;
+	/** @lock: protects @mm (the buddy allocates its blocks with GFP_KERNEL) */
+	struct mutex lock;
+};
+
+/**
+ * struct vrampool_vram_res - a VRAM resource: the blocks that back a BO
+ */
+struct vrampool_vram_res {
+	/** @base: the TTM resource; its start is valid only if @contiguous */
+	struct ttm_resource base;
+	/** @blocks: the &struct gpu_buddy_block list, in BO offset order */
+	struct list_head blocks;
+	/** @contiguous: whether the blocks follow each other in VRAM */
+	bool contiguous;
+};
+
+/**
+ * struct vrampool_vram_cursor - a walk over the VRAM behind a resource
+ *
+ * vrampool_vram_cursor_first() starts it, vrampool_vram_cursor_next()
+ * moves it on; it is done when @remaining is 0.
+ */
+struct vrampool_vram_cursor {
+	/** @block: the block under the cursor */
+	struct gpu_buddy_block *block;
+	/** @head: the resource's block list */
+	struct list_head *head;
+	/** @start: the VRAM offset under the cursor, in bytes */
+	u64 start;
+	/** @size: bytes from @start on that are contiguous and still wanted */
+	u64 size;
+	/** @remaining: bytes of the walk left, from @start on */
+	u64 remaining;
 };
 
 #endif /* _VRAMPOOL_VRAM_MGR_TYPES_H_ */

@@ -495,7 +495,10 @@ struct drm_vrampool_pool_query {
 	/** @pad: must be zero */
 	__u32 pad;
 
-	/** @vram_in_use: [out] VRAM held by this client's pools, in bytes */
+	/**
+	 * @vram_in_use: [out] VRAM charged to this client, in bytes: what its
+	 * pools hold plus its orphans (pages released while still mapped)
+	 */
 	__u64 vram_in_use;
 
 	/** @persistent_mode: [out] the client's ``DRM_VRAMPOOL_PERSISTENT_*`` mode */
@@ -573,6 +576,16 @@ struct drm_vrampool_pool_query {
  * page with mmap(MAP_SHARED) at @mmap_offset (MAP_PRIVATE is refused with
  * -EINVAL); the allocation starts @offset bytes in. A mapping keeps its
  * page alive until munmap(), even after the allocation is freed.
+ *
+ * A page given back to the device (by a cleanup, an install's cleanup or
+ * a pool's own reclaim) while still mapped is an orphan: it keeps
+ * its VRAM, in VRAM (it is never moved to system RAM, so the mapping goes
+ * on reading and writing the same bytes), until its last mapping goes, and
+ * stays charged to the client meanwhile: in
+ * &drm_vrampool_pool_query.vram_in_use, fdinfo's drm-total-vram and
+ * drm-resident-vram, the client's sysfs ``vram`` file, and fdinfo's
+ * ``vrampool-orphan-vram`` (bytes) and ``vrampool-orphans`` (count). A
+ * page's VRAM need not be contiguous in the device; the mapping hides it.
  *
  * A page index names the page in its pool for the page's whole life, and
  * no two live pages of a pool share one. Sliced, exclusive and persistent

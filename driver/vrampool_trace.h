@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vrampool: tracepoints, under events/vrampool/ in tracefs.
+ *
+ * Every event names the client by its fdinfo drm-client-id (@client), so a
+ * trace can be cut per process. Sizes are bytes; @pool is the pool index
+ * (255: the persistent pool); @page a page index as ALLOC reports it.
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM vrampool
+
+#if !defined(_VRAMPOOL_TRACE_H_) || defined(TRACE_HEADER_MULTI_READ)
+#define _VRAMPOOL_TRACE_H_
+
+#include <linux/tracepoint.h>
+#include <linux/types.h>
+
+#include <drm/vrampool_accel.h>
+
+/* The error kind of a refusal by name, as libvrampool names it. */
+#define vrampool_trace_error_name(code) \
+	__print_symbolic(code, \
+			 { DRM_VRAMPOOL_ERR_NONE, "None" }, \
+			 { DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED, "PoolCapacityExceeded" }, \
+			 { DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, "BufferTooBig" }, \
+			 { DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, "OutOfMemory" }, \
+			 { DRM_VRAMPOOL_ERR_NOT_FOUND, "NotFound" }, \
+			 { DRM_VRAMPOOL_ERR_CLIENT_LIMIT, "ClientLimit" })
+
+TRACE_EVENT(vrampool_alloc,
+	    TP_PROTO(u64 client, u32 handle, u64 size, u32 flags, u32 pool, u32 page,
+		     u64 offset),
+	    TP_ARGS(client, handle, size, flags, pool, page, offset),
+	    TP_STRUCT__entry(__field(u64, client)
+			     __field(u64, size)
+			     __field(u64, offset)
+			     __field(u32, handle)
+			     __field(u32, flags)
+			     __field(u32, pool)
+			     __field(u32, page)),
+	    TP_fast_assign(__entry->client = client;
+			   __entry->size = size;
+			   __entry->offset = offset;
+			   __entry->handle = handle;
+			   __entry->flags = flags;
+			   __entry->pool = pool;
+			   __entry->page = page;),
+	    TP_printk("client=%llu handle=%u size=%llu flags=%#x pool=%u page=%d offset=%llu",
+		      __entry->client, __entry->handle, __entry->size, __entry->flags,
+		      __entry->pool, (int)__entry->page, __entry->offset)
+);
+
+TRACE_EVENT(vrampool_alloc_refused,
+	    TP_PROTO(u64 client, u64 size, u32 flags, int ret, u32 code),
+	    TP_ARGS(client, size, flags, ret, code),
+	    TP_STRUCT__entry(__field(u64, client)
+			     __field(u64, size)
+			     __field(u32, flags)
+			     __field(int, ret)
+			     __field(u32, code)),
+	    TP_fast_assign(__entry->client = client;
+			   __entry->size = size;
+			   __entry->flags = flags;
+			   __entry->ret = ret;
+			   __entry->code = code;),
+	    TP_printk("client=%llu size=%llu flags=%#x ret=%d error=%s",
+		      __entry->client, __entry->size, __entry->flags, __entry->ret,
+		      vrampool_trace_error_name(__entry->code))
+);
+
+TRACE_EVENT(vrampool_free,
+	    TP_PROTO(u64 client, u32 handle, u64 size, u32 pool),
+	    TP_ARGS(client, handle, size, pool),
+	    TP_STRUCT__entry(__field(u64, client)
+			     __field(u64, size)
+			     __field(u32, handle)
+			     __field(u32, pool)),
+	    TP_fast_assign(__entry->client = client;
+			   __entry->size = size;
+			   __entry->handle = handle;
+			   __entry->pool = pool;),
+	    TP_printk("client=%llu handle=%u size=%llu pool=%u",
+		      __entry->client, __entry->handle, __entry->size, __entry->pool)
+);
+
+TRACE_EVENT(vrampool_install,
+	    TP_PROTO(u64 client, u64 generation, u32 pools, int ret, u32 code),
+	    TP_ARGS(client, generation, pools, ret, code),
+	    TP_STRUCT__entry(__field(u64, client)
+			     __field(u64, generation)
+			     __field(u32, pools)
+			     __field(int, ret)
+			     __field(u32, code)),
+	    TP_fast_assign(__entry->client = client;
+			   __entry->generation = generation;
+			   __entry->pools = pools;
+			   __entry->ret = ret;
+			   __entry->code = code;),
+	    TP_printk("client=%llu generation=%llu pools=%u ret=%d code=%u",
+		      __entry->client, __entry->generation, __entry->pools, __entry->ret,
+		      __entry->code)
+);
+
+TRACE_EVENT(vrampool_cleanup,
+	    TP_PROTO(u64 client, u64 released),
+	    TP_ARGS(client, released),
+	    TP_STRUCT__entry(__field(u64, client)
+			     __field(u64, released)),
+	    TP_fast_assign(__entry->client = client;
+			   __entry->released = released;),
+	    TP_printk("client=%llu released=%llu", __entry->client, __entry->released)
+);
+
+DECLARE_EVENT_CLASS(vrampool_page,
+		    TP_PROTO(u64 client, u32 pool, u32 page, u64 size),
+		    TP_ARGS(client, pool, page, size),
+		    TP_STRUCT__entry(__field(u64, client)
+				     __field(u64, size)
+				     __field(u32, pool)
+				     __field(u32, page)),
+		    TP_fast_assign(__entry->client = client;
+				   __entry->size = size;
+				   __entry->pool = pool;
+				   __entry->page = page;),
+		    TP_printk("client=%llu pool=%u page=%u size=%llu",
+			      __entry->client, __entry->pool, __entry->page, __entry->size)
+);
+
+DEFINE_EVENT(vrampool_page, vrampool_page_create,
+	     TP_PROTO(u64 client, u32 pool, u32 page, u64 size),
+	     TP_ARGS(client, pool, page, size)
+);
+
+DEFINE_EVENT(vrampool_page, vrampool_page_release,
+	     TP_PROTO(u64 client, u32 pool, u32 page, u64 size),
+	     TP_ARGS(client, pool, page, size)
+);
+
+#endif /* _VRAMPOOL_TRACE_H_ */
+
+/* This part must be outside the include guard. */
+#undef TRACE_INCLUDE_PATH
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_PATH .
+#define TRACE_INCLUDE_FILE vrampool_trace
+#include <trace/define_trace.h>

@@ -1,0 +1,145 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The tracepoints (events/vrampool/ in tracefs): a vrampoolctl script on the
+# first device allocates, frees, is refused, cleans up and installs, with
+# every vrampool event enabled; the trace must show that client's events in
+# that order with the script's own values (sizes, handles, the refusal's
+# error kind and errno, the install's generation and pool count), page
+# creations and releases that balance once the file is closed, and cleanup's
+# released bytes equal to the pages released during it.
+#
+# busybox only in the VM: the trace is read with grep and sed.
+
+# shellcheck source=vrampool_lib.sh
+. "$(dirname "$0")/vrampool_lib.sh"
+
+V=${VRAMPOOLCTL:-vrampoolctl}
+T=/sys/kernel/tracing
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/vrampool_trace_test.XXXXXX") || exit 1
+
+cleanup() {
+	[ -d "$T/events/vrampool" ] && echo 0 > "$T/events/vrampool/enable"
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+require_module
+if ! command -v "$V" > /dev/null 2>&1; then
+	echo "1..0 # SKIP $V not installed (the test VM has it in /bin)"
+	exit 4
+fi
+echo "1..8"
+[ -d "$T/events" ] || mount -t tracefs nodev "$T" 2> /dev/null
+if [ ! -d "$T/events/vrampool" ]; then
+	not_ok "events/vrampool/ in tracefs"
+	echo "# $T/events/vrampool missing: a kernel without CONFIG_TRACING?"
+	exit 1
+fi
+ok "events/vrampool/ in tracefs"
+
+# The device with the most VRAM (the emulated one: its default layout has
+# sliced pools, whose free page the script's cleanup gives back).
+DEV="" VRAM=0
+for d in $("$V" info --json 2> /dev/null | grep -o '"path":"[^"]*"' | cut -d'"' -f4); do
+	v=$("$V" info --json --device "$d" | grep -o '"vram_size":[0-9]*' | head -n 1 | cut -d: -f2)
+	if [ "${v:-0}" -gt "$VRAM" ]; then
+		DEV=$d VRAM=$v
+	fi
+done
+
+cat > "$TMP/script" <<'EOF'
+alloc a 4096
+alloc w 8192 persistent
+free a
+expect-error BufferTooBig
+alloc big 1099511627776
+cleanup
+install exclusive-pages
+EOF
+
+echo 0 > "$T/tracing_on"
+echo > "$T/trace"
+echo 1 > "$T/events/vrampool/enable"
+echo 1 > "$T/tracing_on"
+"$V" run --device "$DEV" "$TMP/script" > "$TMP/out" 2> "$TMP/err"
+rc=$?
+echo 0 > "$T/tracing_on"
+# One line per event, "NAME: fields", in trace order.
+sed -n 's/.* \(vrampool_[a-z_]*\): /\1: /p' "$T/trace" > "$TMP/events"
+sed 's/^/# trace: /' "$TMP/events" | head -n 40
+
+if [ $rc -eq 0 ]; then
+	ok "the script ran"
+else
+	not_ok "the script ran (exit $rc)"
+	sed 's/^/# /' "$TMP/err"
+fi
+
+# The script's client: the first allocation's.
+client=$(sed -n 's/^vrampool_alloc: client=\([0-9]*\) .*/\1/p' "$TMP/events" | head -n 1)
+grep "client=$client " "$TMP/events" > "$TMP/mine"
+names=$(grep -v '^vrampool_page_' "$TMP/mine" | cut -d: -f1 | tr '\n' ' ')
+# The install cleans up too, before it swaps the pools: a second cleanup.
+want="vrampool_alloc vrampool_alloc vrampool_free vrampool_alloc_refused vrampool_cleanup vrampool_cleanup vrampool_install "
+if [ -n "$client" ] && [ "$names" = "$want" ]; then
+	ok "client $client: alloc, alloc, free, refused alloc, cleanup, install (cleanup, swap), in order"
+else
+	not_ok "the script's events in order"
+	echo "# got:  $names"
+	echo "# want: $want"
+fi
+
+# field NAME N KEY: KEY's value in the Nth NAME event of the client
+field() {
+	grep "^$1: " "$TMP/mine" | sed -n "$2p" | sed -n "s/.* $3=\([^ ]*\).*/\1/p"
+}
+
+h=$(field vrampool_alloc 1 handle)
+if [ "$(field vrampool_alloc 1 size)" = 4096 ] && [ "$(field vrampool_alloc 2 size)" = 8192 ] &&
+   [ "$(field vrampool_alloc 2 pool)" = 255 ] && [ -n "$h" ] &&
+   grep -q "^alloc a 4096: handle $h," "$TMP/out"; then
+	ok "alloc events: the sizes, the persistent pool, the handle the script was given"
+else
+	not_ok "alloc events: the sizes, the persistent pool, the handle the script was given"
+	sed 's/^/# out: /' "$TMP/out" | head -n 10
+fi
+
+if [ "$(field vrampool_free 1 handle)" = "$h" ] && [ "$(field vrampool_free 1 size)" = 4096 ]; then
+	ok "free event: the handle and size of a"
+else
+	not_ok "free event: the handle and size of a"
+fi
+
+if [ "$(field vrampool_alloc_refused 1 size)" = 1099511627776 ] &&
+   [ "$(field vrampool_alloc_refused 1 error)" = BufferTooBig ] &&
+   [ "$(field vrampool_alloc_refused 1 ret)" = -27 ]; then
+	ok "refused alloc event: size, BufferTooBig, -EFBIG"
+else
+	not_ok "refused alloc event: size, BufferTooBig, -EFBIG"
+fi
+
+# The CLEANUP's released bytes: the sizes of the pages released during it.
+released=$(field vrampool_cleanup 1 released)
+sum=0
+for s in $(sed -n '/^vrampool_alloc_refused: /,/^vrampool_cleanup: /p' "$TMP/mine" |
+	   sed -n 's/^vrampool_page_release: .* size=\([0-9]*\).*/\1/p'); do
+	sum=$((sum + s))
+done
+if [ -n "$released" ] && [ "$released" -gt 0 ] && [ "$released" = "$sum" ]; then
+	ok "cleanup released $released bytes, the pages released during it"
+else
+	not_ok "cleanup released '$released' bytes, pages released during it: $sum"
+fi
+
+gen=$(field vrampool_install 1 generation)
+pools=$(field vrampool_install 1 pools)
+if [ "$(field vrampool_install 1 ret)" = 0 ] && [ "$gen" = 2 ] && [ "${pools:-0}" -gt 1 ] &&
+   [ "$(grep -c "^vrampool_page_create: " "$TMP/mine")" = \
+     "$(grep -c "^vrampool_page_release: " "$TMP/mine")" ]; then
+	ok "install event: generation 2, $pools pools; every page created was released by the close"
+else
+	not_ok "install event (generation '$gen', pools '$pools') and balanced page events"
+fi
+
+totals
