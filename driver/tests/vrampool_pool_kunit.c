@@ -1374,7 +1374,8 @@ static void free_vram_is_what_cleanup_gives(struct kunit *test)
 		pool = make_pool(test, f, cfgs[t]);
 		for (i = 0; i < ARRAY_SIZE(a); i++)
 			a[i] = alloc_ok(test, pool, 100 + 1000 * (i % 4));
-		KUNIT_EXPECT_EQ_MSG(test, vrampool_pool_free_vram(pool), 0, "type %u", cfgs[t].type);
+		KUNIT_EXPECT_EQ_MSG(test, vrampool_pool_free_vram(pool), 0, "type %u",
+				    cfgs[t].type);
 		for (i = 0; i < ARRAY_SIZE(a); i++)
 			if (i % 3)
 				vrampool_pool_free(a[i]);
