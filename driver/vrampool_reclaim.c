@@ -26,7 +26,10 @@
  * an explicit cleanup of one other client (vrampool_client_cleanup(),
  * which releases only pages without a live allocation, so no allocation,
  * its data or its mapping is touched) and tries again, until the request
- * fits or no other client has a free page left.
+ * fits or no other client has a free page left. A free page that is still
+ * mapped becomes an orphan (charged to its client until the last munmap(),
+ * see vrampool_bo.c): its cleanup gives no VRAM back, so a client whose
+ * free pages are all mapped yields nothing and the walk goes on.
  *
  * Order: oldest idle first. Every ALLOC stamps its client with the
  * device's ALLOC clock (&vrampool_client.last_alloc); the walk visits the
@@ -48,9 +51,11 @@
  * scratch: an install by another thread of the same file may have
  * replaced the pools meanwhile.
  *
- * Counters: each client's &vrampool_client.reclaimed_bytes and
- * &vrampool_client.reclaimed_pages (what others took from it, in fdinfo
- * and sysfs), the device's totals in &vrampool_device.reclaimed_bytes and
+ * Counters: each client's &vrampool_client.reclaimed_bytes (the drop of
+ * its charged VRAM, vrampool_client_vram()) and
+ * &vrampool_client.reclaimed_pages (the pages and buffers its pools
+ * released, orphaned ones included): what others took from it, in fdinfo
+ * and sysfs; the device's totals in &vrampool_device.reclaimed_bytes and
  * &vrampool_device.reclaimed_pages.
  */
 
