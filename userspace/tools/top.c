@@ -147,6 +147,8 @@ static int top_device_read(const char *path, struct top_device *d)
 		fprintf(stderr, "vrampoolctl: %s: cannot read %s: %s\n", path, clients,
 			strerror(-n));
 		free(ids);
+		free(d->clients);
+		d->clients = NULL;
 		return EXIT_FAILED;
 	}
 	for (i = 0; i < n; i++) {
