@@ -1360,7 +1360,8 @@ static int vram_back(const struct vrampool_backing *b, struct vrampool_pool_page
 static void free_vram_is_what_cleanup_gives(struct kunit *test)
 {
 	static const struct drm_vrampool_pool_entry cfgs[] = {
-		SLICED(4096, 4096), SLICED(SZ_64K, SZ_4K), EXCLUSIVE(SZ_64K, 0), DIRECT(SZ_1M),
+		/* An exclusive pool that keeps its free pages until a cleanup. */
+		SLICED(4096, 4096), SLICED(SZ_64K, SZ_4K), EXCLUSIVE(SZ_64K, 1000), DIRECT(SZ_1M),
 		PERSISTENT,
 	};
 	struct fake_backing *f = fake_backing(test);
