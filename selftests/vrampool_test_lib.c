@@ -223,6 +223,21 @@ int vp_query_head(int fd, struct drm_vrampool_pool_query *q)
 	return vp_query(fd, q);
 }
 
+uint64_t vp_meminfo_bytes(const char *key)
+{
+	char text[8192], *p;
+	unsigned long long kib;
+	size_t n = strlen(key);
+
+	if (vp_read_file("/proc/meminfo", text, sizeof(text)))
+		return 0;
+	for (p = text; (p = strstr(p, key)); p += n) {
+		if ((p == text || p[-1] == '\n') && p[n] == ':')
+			return sscanf(p + n + 1, " %llu kB", &kib) == 1 ? (uint64_t)kib << 10 : 0;
+	}
+	return 0;
+}
+
 int vp_read_file(const char *path, char *buf, size_t len)
 {
 	size_t used = 0;

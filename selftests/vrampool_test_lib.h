@@ -90,6 +90,8 @@ int vp_open_device(const struct vp_device *dev);
 
 /* A whole small file, NUL-terminated. */
 int vp_read_file(const char *path, char *buf, size_t len);
+/* The /proc/meminfo field @key ("SUnreclaim", "MemAvailable") in bytes; 0 if unreadable. */
+uint64_t vp_meminfo_bytes(const char *key);
 /*
  * A file of exactly one line (sysfs, module parameters, debugfs values),
  * without its newline; anything else is -EBADMSG.
