@@ -21,6 +21,7 @@
 #include "vrampool_pool.h"
 #include "vrampool_pool_set.h"
 #include "vrampool_trace.h"
+#include "vrampool_xa.h"
 
 /**
  * DOC: handle entries
@@ -249,10 +250,11 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 
 	/*
 	 * Reserve the handle first: nothing to undo in the pools if it fails.
-	 * Cyclic, so that a handle just freed is not handed out again at once.
+	 * Cyclic, so that a handle just freed is not handed out again at once,
+	 * not even when memory is short (vrampool_xa_alloc_next()).
 	 */
-	ret = xa_alloc_cyclic(&client->handles, &handle, NULL, xa_limit_32b,
-			      &client->next_handle, GFP_KERNEL);
+	ret = vrampool_xa_alloc_next(&client->handles, &handle, NULL, xa_limit_32b,
+				     &client->next_handle, GFP_KERNEL);
 	if (ret < 0)
 		goto err_unlock;
 
