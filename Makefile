@@ -22,6 +22,11 @@
 #   make demo           boot the VM and show the devices
 #   make bench          boot the Debian VM once and measure (vrampool_bench_test):
 #                       a table of ratios, and build/bench/result.json
+#   make fuzz SEED=S STEPS=N [FAIL_NTH=1]
+#                       boot the Debian VM (the debug kernel with FAIL_NTH=1)
+#                       and run only vrampool_fuzz_test, one seed: a failing
+#                       seed replays
+#   make soak           the storm test for 60 s instead of make check's 20 s
 #   make htmldocs       Documentation/ as HTML in build/htmldocs (Sphinx with the
 #                       kernel's kernel-doc extension)
 #   make vm-shell       boot the VM into an interactive shell (Ctrl-a x quits)
@@ -110,7 +115,7 @@ RUNS_DEBUG    := $(foreach i,$(SHARDS),run-debug-$(i)) run-canary
 .PHONY: all setup module selftests userspace initramfs \
 	check check-host check-debian check-vm demo vm-shell clean distclean \
 	debug-kernel debug-module debug-canary debug-initramfs check-debug vm-shell-debug \
-	host-tests run-host run-debian run-canary debug-shards bench htmldocs
+	host-tests run-host run-debian run-canary debug-shards bench htmldocs fuzz soak
 
 all: module selftests userspace
 
@@ -275,6 +280,40 @@ bench: initramfs
 		--timeout $(VM_TIMEOUT) $(if $(VRAMPOOL_ARGS),--args "$(VRAMPOOL_ARGS)") \
 		--append "vrampool.timeout=1800 vrampool.bench=full $(VM_APPEND)" || true
 	@python3 $(VM)/bench-report.py $(VMDIR)/bench.log $(BENCH_OUT)/result.json
+
+# One fuzzer seed alone (the seed and steps reach the test through the
+# kernel command line, see selftests/qemu/init); FAIL_NTH=1 on the debug
+# kernel, which has fault injection.
+SEED      ?= 1
+STEPS     ?= 100000
+FAIL_NTH  ?=
+FUZZ_APPEND = vrampool.fuzz_seed=$(SEED) vrampool.fuzz_steps=$(STEPS) \
+	$(if $(FAIL_NTH),vrampool.fuzz_fail_nth=1)
+ifeq ($(FAIL_NTH),)
+fuzz: initramfs
+	@echo "VM: booting $(KVER) for the fuzzer, seed $(SEED), $(STEPS) steps; log: $(VMDIR)/fuzz.log"
+	@$(VM)/run-vm.sh --mode check --name fuzz --tests vrampool_fuzz_test \
+		--timeout $(VM_TIMEOUT) $(if $(VRAMPOOL_ARGS),--args "$(VRAMPOOL_ARGS)") \
+		--append "vrampool.timeout=$(VM_TIMEOUT) $(FUZZ_APPEND) $(VM_APPEND)" || true
+	@$(CHECK_LOG) --label fuzz --vm --console $(VMDIR)/fuzz.console.log \
+		--expected-skips $(SKIPS).debian --result $(VMDIR)/fuzz.result $(VMDIR)/fuzz.log
+else
+fuzz: debug-initramfs
+	@echo "VM: booting the debug kernel for the fuzzer (fail-nth), seed $(SEED), $(STEPS) steps; log: $(VMDIR)/fuzz.log"
+	@$(VM)/run-vm.sh --mode check --name fuzz --tests vrampool_fuzz_test \
+		$(call debug_vm_opts,vrampool.kunit=0 $(FUZZ_APPEND)) || true
+	@$(CHECK_LOG) --label fuzz --vm --console $(VMDIR)/fuzz.console.log \
+		--expected-skips $(SKIPS).debug --result $(VMDIR)/fuzz.result $(VMDIR)/fuzz.log
+endif
+
+# The storm test for 60 s (make check runs it for 20 s).
+soak: initramfs
+	@echo "VM: booting $(KVER) for a 60 s storm; log: $(VMDIR)/soak.log"
+	@$(VM)/run-vm.sh --mode check --name soak --tests vrampool_storm_test \
+		--timeout $(VM_TIMEOUT) $(if $(VRAMPOOL_ARGS),--args "$(VRAMPOOL_ARGS)") \
+		--append "vrampool.timeout=$(TEST_TIMEOUT) vrampool.storm_secs=60 $(VM_APPEND)" || true
+	@$(CHECK_LOG) --label soak --vm --console $(VMDIR)/soak.console.log \
+		--expected-skips $(SKIPS).debian --result $(VMDIR)/soak.result $(VMDIR)/soak.log
 
 htmldocs: setup
 	@sphinx-build -q -b html $(CURDIR)/Documentation $(BUILD)/htmldocs
