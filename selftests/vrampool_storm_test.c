@@ -127,16 +127,16 @@ static size_t map_len(uint64_t page_size)
 
 static void check_live(struct worker *w, const struct live *l, const char *when)
 {
-	ssize_t bad;
+	int64_t bad;
 
 	if (!l->map)
 		return;
-	bad = vp_check_pattern(l->map + l->a.offset, l->a.size, l->seed, 0);
+	bad = vp_check_words(l->map + l->a.offset, 0, l->a.size, l->seed);
 	count(OP_CHECK, 1);
 	__sync_fetch_and_add(&sh->bytes_checked, l->a.size);
 	if (bad >= 0)
 		fail("worker %d: %s: allocation %u (pool %u page %u offset %" PRIu64 ", %" PRIu64
-		     " bytes) changed at byte %zd", w->id, when, l->a.handle, l->a.pool, l->a.page,
+		     " bytes) changed at byte %" PRId64, w->id, when, l->a.handle, l->a.pool, l->a.page,
 		     (uint64_t)l->a.offset, (uint64_t)l->a.size, bad);
 }
 
@@ -189,7 +189,7 @@ static void w_alloc(struct worker *w)
 		fail("worker %d: mmap of a live page: %s", w->id, strerror(errno));
 		return;
 	}
-	vp_fill_pattern(l->map + l->a.offset, size, l->seed, 0);
+	vp_fill_words(l->map + l->a.offset, 0, size, l->seed);
 }
 
 static void w_free(struct worker *w, int i)
