@@ -322,6 +322,14 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 	if (vrampool_ioctl_check(vdev, args->flags || args->reserved))
 		return -EINVAL;
 
+	/*
+	 * Handle 0 is never issued, and must not reach xa_erase(): erasing
+	 * index 0 of an XA_FLAGS_ALLOC1 array marks it free, and the next
+	 * xa_alloc() would hand out handle 0.
+	 */
+	if (!args->handle)
+		return -ENOENT;
+
 	/* Killable: a reader of the pools need not wait in D state (DOC: Locking). */
 	if (mutex_lock_killable(&client->lock))
 		return -EINTR;

@@ -540,6 +540,39 @@ void vp_fill_pattern(void *buf, size_t len, uint32_t seed, uint64_t off)
 		p[i] = vp_pattern_byte(seed, off + i);
 }
 
+#define VP_WORD_K	0x9e3779b97f4a7c15ULL
+#define VP_WORD_SEED	0xbf58476d1ce4e5b9ULL
+
+void vp_fill_words(void *buf, uint64_t from, uint64_t len, uint32_t seed)
+{
+	uint64_t w = seed * VP_WORD_SEED + (from / 8) * VP_WORD_K, i;
+	uint8_t *p = buf;
+
+	for (i = 0; i + 8 <= len; i += 8, w += VP_WORD_K)
+		memcpy(p + i, &w, 8);
+	if (i < len)
+		memcpy(p + i, &w, len - i);
+}
+
+int64_t vp_check_words(const void *buf, uint64_t from, uint64_t len, uint32_t seed)
+{
+	uint64_t w = seed * VP_WORD_SEED + (from / 8) * VP_WORD_K, i, v;
+	const uint8_t *p = buf;
+
+	for (i = 0; i + 8 <= len; i += 8, w += VP_WORD_K) {
+		memcpy(&v, p + i, 8);
+		if (v != w)
+			break;
+	}
+	for (; i < len; i++) {
+		if (p[i] != (uint8_t)(w >> (8 * (i % 8))))
+			return (int64_t)i;
+		if (i % 8 == 7)
+			w += VP_WORD_K;
+	}
+	return -1;
+}
+
 ssize_t vp_check_pattern(const void *buf, size_t len, uint32_t seed,
 			 uint64_t off)
 {

@@ -359,6 +359,16 @@ ssize_t vp_check_pattern(const void *buf, size_t len, uint32_t seed,
 ssize_t vp_first_nonzero(const void *buf, size_t len);
 
 /*
+ * A cheaper pattern for bulk data (fuzzers, storms: a byte-wise pattern
+ * takes most of their time under TCG): 64-bit words seed * C + i * K,
+ * little endian, i the word index from the start of the allocation. @from
+ * (the offset of @buf in the allocation) must be a multiple of 8.
+ */
+void vp_fill_words(void *buf, uint64_t from, uint64_t len, uint32_t seed);
+/* Index (from @buf) of the first byte that differs from the pattern, or -1. */
+int64_t vp_check_words(const void *buf, uint64_t from, uint64_t len, uint32_t seed);
+
+/*
  * Read @len bytes of @fd at @off in chunks and check they are all zero
  * (@zero) or all the pattern (@seed). Returns -1 when all match, the offset
  * of the first mismatch, or -2 on a read error / short read (errno set).
