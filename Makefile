@@ -32,6 +32,11 @@
 #   make check-pkg      build the packages, install and use them on this machine,
 #                       dkms-build the module for KVER and run a kselftest on it
 #                       in the Debian VM (make check runs it too)
+#   make fuzz SEED=S STEPS=N [FAIL_NTH=1]
+#                       boot the Debian VM (the debug kernel with FAIL_NTH=1)
+#                       and run only vrampool_fuzz_test, one seed: a failing
+#                       seed replays
+#   make soak           the storm test for 60 s instead of make check's 20 s
 #   make htmldocs       Documentation/ as HTML in build/htmldocs (Sphinx with the
 #                       kernel's kernel-doc extension)
 #   make vm-shell       boot the VM into an interactive shell (Ctrl-a x quits)
@@ -124,7 +129,8 @@ RUNS_DEBUG    := $(foreach i,$(SHARDS),run-debug-$(i)) run-canary
 	debug-kernel debug-module debug-canary debug-initramfs check-debug vm-shell-debug \
 	host-tests run-host run-debian run-canary debug-shards bench htmldocs \
 	install install-module install-userspace uninstall dkms-install dkms-remove \
-	deb run-pkg check-pkg
+	deb run-pkg check-pkg \
+	fuzz soak
 
 all: module selftests userspace
 
@@ -378,6 +384,40 @@ run-pkg: setup selftests userspace
 
 check-pkg: run-pkg
 	@rc=0; $(JUDGE_PKG) || rc=1; $(JUDGE_PKG_VM) || rc=1; exit $$rc
+
+# One fuzzer seed alone (the seed and steps reach the test through the
+# kernel command line, see selftests/qemu/init); FAIL_NTH=1 on the debug
+# kernel, which has fault injection.
+SEED      ?= 1
+STEPS     ?= 100000
+FAIL_NTH  ?=
+FUZZ_APPEND = vrampool.fuzz_seed=$(SEED) vrampool.fuzz_steps=$(STEPS) \
+	$(if $(FAIL_NTH),vrampool.fuzz_fail_nth=1)
+ifeq ($(FAIL_NTH),)
+fuzz: initramfs
+	@echo "VM: booting $(KVER) for the fuzzer, seed $(SEED), $(STEPS) steps; log: $(VMDIR)/fuzz.log"
+	@$(VM)/run-vm.sh --mode check --name fuzz --tests vrampool_fuzz_test \
+		--timeout $(VM_TIMEOUT) $(if $(VRAMPOOL_ARGS),--args "$(VRAMPOOL_ARGS)") \
+		--append "vrampool.timeout=$(VM_TIMEOUT) $(FUZZ_APPEND) $(VM_APPEND)" || true
+	@$(CHECK_LOG) --label fuzz --vm --console $(VMDIR)/fuzz.console.log \
+		--expected-skips $(SKIPS).debian --result $(VMDIR)/fuzz.result $(VMDIR)/fuzz.log
+else
+fuzz: debug-initramfs
+	@echo "VM: booting the debug kernel for the fuzzer (fail-nth), seed $(SEED), $(STEPS) steps; log: $(VMDIR)/fuzz.log"
+	@$(VM)/run-vm.sh --mode check --name fuzz --tests vrampool_fuzz_test \
+		$(call debug_vm_opts,vrampool.kunit=0 $(FUZZ_APPEND)) || true
+	@$(CHECK_LOG) --label fuzz --vm --console $(VMDIR)/fuzz.console.log \
+		--expected-skips $(SKIPS).debug --result $(VMDIR)/fuzz.result $(VMDIR)/fuzz.log
+endif
+
+# The storm test for 60 s (make check runs it for 20 s).
+soak: initramfs
+	@echo "VM: booting $(KVER) for a 60 s storm; log: $(VMDIR)/soak.log"
+	@$(VM)/run-vm.sh --mode check --name soak --tests vrampool_storm_test \
+		--timeout $(VM_TIMEOUT) $(if $(VRAMPOOL_ARGS),--args "$(VRAMPOOL_ARGS)") \
+		--append "vrampool.timeout=$(TEST_TIMEOUT) vrampool.storm_secs=60 $(VM_APPEND)" || true
+	@$(CHECK_LOG) --label soak --vm --console $(VMDIR)/soak.console.log \
+		--expected-skips $(SKIPS).debian --result $(VMDIR)/soak.result $(VMDIR)/soak.log
 
 htmldocs: setup
 	@sphinx-build -q -b html $(CURDIR)/Documentation $(BUILD)/htmldocs

@@ -22,6 +22,7 @@
 #include "vrampool_pool_set.h"
 #include "vrampool_reclaim.h"
 #include "vrampool_trace.h"
+#include "vrampool_xa.h"
 
 /**
  * DOC: handle entries
@@ -301,10 +302,11 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 
 	/*
 	 * Reserve the handle first: nothing to undo in the pools if it fails.
-	 * Cyclic, so that a handle just freed is not handed out again at once.
+	 * Cyclic, so that a handle just freed is not handed out again at once,
+	 * not even when memory is short (vrampool_xa_alloc_next()).
 	 */
-	ret = xa_alloc_cyclic(&client->handles, &handle, NULL, xa_limit_32b,
-			      &client->next_handle, GFP_KERNEL);
+	ret = vrampool_xa_alloc_next(&client->handles, &handle, NULL, xa_limit_32b,
+				     &client->next_handle, GFP_KERNEL);
 	if (ret < 0)
 		goto err_unlock;
 
@@ -371,6 +373,14 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 
 	if (vrampool_ioctl_check(vdev, args->flags || args->reserved))
 		return -EINVAL;
+
+	/*
+	 * Handle 0 is never issued, and must not reach xa_erase(): erasing
+	 * index 0 of an XA_FLAGS_ALLOC1 array marks it free, and the next
+	 * xa_alloc() would hand out handle 0.
+	 */
+	if (!args->handle)
+		return -ENOENT;
 
 	/* Killable: a reader of the pools need not wait in D state (DOC: Locking). */
 	if (mutex_lock_killable(&client->lock))

@@ -71,6 +71,7 @@
 
 #include "vrampool_pool_internal.h"
 #include "vrampool_trace.h"
+#include "vrampool_xa.h"
 
 /* Page indices: every u32 but DRM_VRAMPOOL_NO_PAGE, which ALLOC reserves. */
 #define PAGE_INDEX_LIMIT	XA_LIMIT(0, DRM_VRAMPOOL_NO_PAGE - 1)
@@ -152,8 +153,8 @@ static int page_index_take(struct vrampool_pool_page *ppage)
 	struct vrampool_pool *pool = ppage->pool;
 	int ret;
 
-	ret = xa_alloc_cyclic(&pool->pages, &ppage->index, ppage, PAGE_INDEX_LIMIT,
-			      &pool->next_index, GFP_KERNEL_ACCOUNT);
+	ret = vrampool_xa_alloc_next(&pool->pages, &ppage->index, ppage, PAGE_INDEX_LIMIT,
+				     &pool->next_index, GFP_KERNEL_ACCOUNT);
 	if (ret < 0)
 		return ret == -EBUSY ? -ENOSPC : ret;
 

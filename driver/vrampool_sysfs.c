@@ -16,6 +16,12 @@
  * file reads the client's members under its lock and never calls back into
  * vrampool_client.c.
  *
+ * The device's totals are world-readable; a client's files (clients/<id>/
+ * and its pools) are root's alone (CLIENT_FILE_MODE): what another tenant
+ * runs, and how much of what, is no business of other users or of
+ * containers that see /sys. Its comm reads empty, like its pid 0, for a
+ * reader whose pid namespace does not see the process.
+ *
  * A pools/<index> file stands for a position in the layout, not for one
  * pool object: an install that keeps the index keeps the file, which then
  * shows the new pool. Fields a pool type does not have, and optional
@@ -114,6 +120,7 @@ static struct vrampool_sysfs_attr *to_vattr(struct kobj_attribute *ka)
  * @name: its name
  * @names: its files' names, @n of them
  * @n: how many files
+ * @mode: their mode: 0444 for the device's totals, 0400 for a client's
  * @show: what reads them; a file's &vrampool_sysfs_attr tells which value
  * @store: what writes the files of @writable, or NULL
  * @writable: a bit per file (1 << its index) that root may write (0644)
@@ -127,8 +134,8 @@ static struct vrampool_sysfs_attr *to_vattr(struct kobj_attribute *ka)
  */
 static struct vrampool_sysfs_dir *
 dir_create(struct kobject *parent, const char *name, const char *const *names,
-	   unsigned int n, vrampool_sysfs_show_t show, vrampool_sysfs_store_t store,
-	   unsigned long writable, void *obj)
+	   unsigned int n, umode_t mode, vrampool_sysfs_show_t show,
+	   vrampool_sysfs_store_t store, unsigned long writable, void *obj)
 {
 	struct vrampool_sysfs_dir *dir;
 	size_t size = struct_size(dir, attrs, n);
@@ -145,7 +152,7 @@ dir_create(struct kobject *parent, const char *name, const char *const *names,
 
 		sysfs_attr_init(&a->ka.attr);
 		a->ka.attr.name = names[i];
-		a->ka.attr.mode = 0444;
+		a->ka.attr.mode = mode;
 		a->ka.show = show;
 		if (store && (writable & BIT(i))) {
 			a->ka.attr.mode = 0644;
@@ -299,7 +306,7 @@ int vrampool_sysfs_init(struct vrampool_device *vdev)
 	if (ret)
 		return ret;
 
-	dir = dir_create(&vdev->drm.dev->kobj, "vrampool", dev_files, DF_COUNT, dev_show,
+	dir = dir_create(&vdev->drm.dev->kobj, "vrampool", dev_files, DF_COUNT, 0444, dev_show,
 			 dev_store, BIT(DF_VRAM_QUOTA), vdev);
 	if (!dir)
 		return -ENOMEM;
@@ -314,6 +321,9 @@ int vrampool_sysfs_init(struct vrampool_device *vdev)
 }
 
 /* ---- clients/<id>/ -------------------------------------------------------- */
+
+/* A client's files, and its pools': readable by root only. */
+#define CLIENT_FILE_MODE	0400
 
 /**
  * struct vrampool_client_sysfs - a client's folder, clients/<id>/
@@ -359,13 +369,16 @@ static ssize_t client_pid_emit(struct drm_file *file, char *buf)
 	return sysfs_emit(buf, "%d\n", nr);
 }
 
+/* The name only when the reader's pid namespace sees the process (its pid is not 0). */
 static ssize_t client_comm_emit(struct drm_file *file, char *buf)
 {
 	char comm[TASK_COMM_LEN] = "";
 	struct task_struct *task;
+	struct pid *pid;
 
 	rcu_read_lock();
-	task = pid_task(rcu_dereference(file->pid), PIDTYPE_TGID);
+	pid = rcu_dereference(file->pid);
+	task = pid_vnr(pid) ? pid_task(pid, PIDTYPE_TGID) : NULL;
 	if (task)
 		get_task_comm(comm, task);
 	rcu_read_unlock();
@@ -504,7 +517,7 @@ static struct vrampool_pool_file *pool_file_add(struct vrampool_client_sysfs *cs
 	snprintf(pf->name, sizeof(pf->name), "%u", index);
 	sysfs_attr_init(&pf->ka.attr);
 	pf->ka.attr.name = pf->name;
-	pf->ka.attr.mode = 0444;
+	pf->ka.attr.mode = CLIENT_FILE_MODE;
 	pf->ka.show = pool_show;
 	if (sysfs_create_file(cs->pools, &pf->ka.attr)) {
 		kfree(pf);
@@ -582,7 +595,8 @@ static int client_dirs_add(struct vrampool_client_sysfs *cs, struct kobject *cli
 	char name[24];
 
 	snprintf(name, sizeof(name), "%llu", client->file->client_id);
-	cs->dir = dir_create(clients, name, client_files, CF_COUNT, client_show, NULL, 0, client);
+	cs->dir = dir_create(clients, name, client_files, CF_COUNT, CLIENT_FILE_MODE,
+			     client_show, NULL, 0, client);
 	if (!cs->dir)
 		return -ENOMEM;
 	cs->pools = kobject_create_and_add("pools", cs->dir->kobj);

@@ -392,11 +392,53 @@ TEST_F_TIMEOUT(afault, alloc_from_an_existing_page, VP_FAULT_TIMEOUT)
 	ctx_end(_metadata, c);
 }
 
+/* The handle table's xarray nodes hold 64 slots each (XA_CHUNK_SIZE). */
+#define CHUNK	64
+
+/*
+ * Zero-size fillers in @z up to the end of a chunk of the handle table: as
+ * handles are cyclic, the ones in an earlier chunk are freed, so that those
+ * left hold the rest of their chunk alone and the next handle, the first of
+ * the chunk after, needs a node of its own. Their handles follow on from
+ * each other (no failure leaked one); the next one goes in c->next_handle.
+ */
+static uint32_t fill_chunk(struct __test_metadata *_metadata, struct ctx *c,
+			   struct drm_vrampool_alloc *z)
+{
+	uint32_t i, n = 0;
+
+	do {
+		VP_ALLOC_OK(c->fd, 0, 0, &z[n], "a zero-size filler");
+		if (n)
+			ASSERT_EQ(z[n - 1].handle + 1, z[n].handle) TH_LOG("a filler's handle");
+		if (n && z[n].handle % CHUNK == 0) {
+			for (i = 0; i < n; i++)
+				VP_FREE_OK(c->fd, z[i].handle, "a filler of the chunk before");
+			z[0] = z[n];
+			n = 0;
+		}
+		n++;
+	} while (z[n - 1].handle % CHUNK != CHUNK - 1);
+	c->next_handle = z[n - 1].handle + 1;
+	return n;
+}
+
+static void free_fillers(struct __test_metadata *_metadata, struct ctx *c,
+			 struct drm_vrampool_alloc *z, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		VP_FREE_OK(c->fd, z[i].handle, "a zero-size filler");
+}
+
 /*
  * A zero-size ALLOC, in every pool type: it makes no page and no record, only
- * its handle's slot. 63 live zero-size allocations fill the handle table's
- * first node, so that the next handle (64) needs a node of its own: the
- * kernel memory a page-less allocation costs, and the one place it can fail.
+ * its handle's slot. Live zero-size allocations fill a chunk of the handle
+ * table (the first time, handles 1 to 63), so that the next handle starts
+ * the chunk after and needs a node of its own: the kernel memory a page-less
+ * allocation costs, and the one place it can fail. Each success is freed, so
+ * the next (cyclic) handle is again alone in its chunk.
  */
 TEST_F_TIMEOUT(afault, alloc_pageless, VP_FAULT_TIMEOUT)
 {
@@ -405,38 +447,33 @@ TEST_F_TIMEOUT(afault, alloc_pageless, VP_FAULT_TIMEOUT)
 		vp_exclusive(WITNESS_SIZE, VP_ABSENT), vp_direct(VP_ABSENT),
 	};
 	struct drm_vrampool_pool_entry direct = vp_direct(VP_ABSENT);
-	struct drm_vrampool_alloc z[63];
+	struct drm_vrampool_alloc z[CHUNK];
 	struct ctx *c = ctx_new(_metadata, self, e, 3,
 				"sliced{64 KiB, max_slice 16 KiB}, exclusive{256}, direct{}");
-	uint32_t i;
+	uint32_t n;
 
-	for (i = 0; i < 63; i++) {
-		VP_ALLOC_OK(self->fd, 0, 0, &z[i], "a zero-size filler");
-		ASSERT_EQ(i + 1, z[i].handle);
-	}
-	c->next_handle = 64;
+	n = fill_chunk(_metadata, c, z);
+	ASSERT_EQ(63u, n);
+	ASSERT_EQ(64u, c->next_handle);
 	alloc_sweep(_metadata, c, "zero-size ALLOC, sliced pool", 0, 0, 0, false);
+	free_fillers(_metadata, c, z, n);
+	n = fill_chunk(_metadata, c, z);
 	alloc_sweep(_metadata, c, "zero-size ALLOC, persistent pool", 0,
 		    DRM_VRAMPOOL_ALLOC_PERSISTENT, DRM_VRAMPOOL_PERSISTENT_POOL, false);
-	for (i = 0; i < 63; i++)
-		VP_FREE_OK(self->fd, z[i].handle, "a zero-size filler");
+	free_fillers(_metadata, c, z, n);
 	VP_EXPECT_PAGES(self->fd, 0, "no page made", 0, 0);
 	VP_EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "no buffer made", 0, 0);
 
 	/* The same in a direct pool and an exclusive one (pool 0 of each layout). */
 	VP_INSTALL_OK(self->fd, &direct, 1, "direct{}");
-	for (i = 0; i < 63; i++)
-		VP_ALLOC_OK(self->fd, 0, 0, &z[i], "a zero-size filler");
+	n = fill_chunk(_metadata, c, z);
 	alloc_sweep(_metadata, c, "zero-size ALLOC, direct pool", 0, 0, 0, false);
-	for (i = 0; i < 63; i++)
-		VP_FREE_OK(self->fd, z[i].handle, "a zero-size filler");
+	free_fillers(_metadata, c, z, n);
 	VP_EXPECT_PAGES(self->fd, 0, "no buffer made", 0, 0);
 	VP_INSTALL_OK(self->fd, &e[1], 1, "exclusive{256}");
-	for (i = 0; i < 63; i++)
-		VP_ALLOC_OK(self->fd, 0, 0, &z[i], "a zero-size filler");
+	n = fill_chunk(_metadata, c, z);
 	alloc_sweep(_metadata, c, "zero-size ALLOC, exclusive pool", 0, 0, 0, false);
-	for (i = 0; i < 63; i++)
-		VP_FREE_OK(self->fd, z[i].handle, "a zero-size filler");
+	free_fillers(_metadata, c, z, n);
 	VP_EXPECT_PAGES(self->fd, 0, "no page made", 0, 0);
 	ctx_end(_metadata, c);
 }

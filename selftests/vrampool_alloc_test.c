@@ -197,6 +197,30 @@ TEST_F(alloc, free_rejects_bad_requests_and_unknown_handles)
 	EXPECT_STREQ(want, msg);
 }
 
+/*
+ * FREE of handle 0 (never issued) must not make 0 a handle: the fuzzer
+ * found ALLOC answering handle 0 after a FREE(0), on an empty client and
+ * on one with live allocations.
+ */
+TEST_F(alloc, free_of_handle_0_never_makes_0_a_handle)
+{
+	struct drm_vrampool_alloc a[8];
+	int round, i;
+
+	for (round = 0; round < 2; round++) {
+		EXPECT_EQ(-ENOENT, vp_free(self->fd, 0)) TH_LOG("round %d", round);
+		for (i = 0; i < 8; i++) {
+			VP_ALLOC_OK(self->fd, i ? 1000 : 0, 0, &a[i], "after FREE(0)");
+			EXPECT_NE(0u, a[i].handle) TH_LOG("round %d, allocation %d", round, i);
+			if (i == 3)
+				EXPECT_EQ(-ENOENT, vp_free(self->fd, 0)) TH_LOG("with 4 live");
+		}
+		EXPECT_EQ(-ENOENT, vp_free(self->fd, 0)) TH_LOG("round %d, 8 live", round);
+		for (i = 0; i < 8; i++)
+			VP_FREE_OK(self->fd, a[i].handle, "each allocation");
+	}
+}
+
 /* CLEANUP: non-zero flags, pad or reserved -> EINVAL and nothing released. */
 TEST_F(alloc, cleanup_rejects_malformed_requests)
 {

@@ -39,15 +39,7 @@ static bool debug_tier(void)
 /* SUnreclaim of /proc/meminfo in bytes, or 0. */
 static uint64_t sunreclaim(void)
 {
-	char text[8192], *p;
-	unsigned long long kb;
-
-	if (vp_read_file("/proc/meminfo", text, sizeof(text)))
-		return 0;
-	p = strstr(text, "SUnreclaim:");
-	if (!p || sscanf(p, "SUnreclaim: %llu kB", &kb) != 1)
-		return 0;
-	return kb * KiB;
+	return vp_meminfo_bytes("SUnreclaim");
 }
 
 /* Let the kernel settle: deferred frees (RCU, delayed kobject releases). */

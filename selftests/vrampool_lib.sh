@@ -103,6 +103,19 @@ reload() {
 	[ "$(emulated_nodes)" -eq "$(param emulated_devices)" ] && bind_all
 }
 
+# largest_device VRAMPOOLCTL: sets DEV and VRAM to the accel node with the
+# most VRAM and its size (DEV empty when there is none). The device order is
+# not fixed (the emulated and the PCI backend probe in either order).
+largest_device() {
+	DEV="" VRAM=0
+	for d in $("$1" info --json 2> /dev/null | grep -o '"path":"[^"]*"' | cut -d'"' -f4); do
+		v=$("$1" info --json --device "$d" | grep -o '"vram_size":[0-9]*' | head -n 1 | cut -d: -f2)
+		if [ "${v:-0}" -gt "$VRAM" ]; then
+			DEV=$d VRAM=$v
+		fi
+	done
+}
+
 # ---- A kselftest program inside the script's TAP ------------------------------
 
 # run_program PROG: run PROG (a kselftest program) and print its results

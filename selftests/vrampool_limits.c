@@ -327,6 +327,7 @@ static int sweep_succeeded(void *p, char *why, size_t len)
 			 s->want_handle);
 		return -1;
 	}
+	s->want_handle = s->a.handle + 1;	/* handles are cyclic */
 	ret = vp_free(s->fd, s->a.handle);
 	if (!ret && s->cached)
 		ret = vp_cleanup(s->fd);

@@ -187,13 +187,7 @@ fi
 # (on the debug kernel the 64 MiB PCI BAR comes first), and on 64 MiB the
 # sub-slices preset's exclusive pages (8 MiB and more each) run out of VRAM
 # before these traces' peak, a true OutOfMemory that says nothing of replay.
-DEV="" VRAM=0
-for d in $("$V" info --json 2> /dev/null | grep -o '"path":"[^"]*"' | cut -d'"' -f4); do
-	v=$("$V" info --json --device "$d" | grep -o '"vram_size":[0-9]*' | head -n 1 | cut -d: -f2)
-	if [ "${v:-0}" -gt "$VRAM" ]; then
-		DEV=$d VRAM=$v
-	fi
-done
+largest_device "$V"
 if [ -z "$DEV" ]; then
 	echo "1..1"
 	echo "not ok 1 no vrampool device"

@@ -282,15 +282,7 @@ TEST_F(share, test_bo_copies_through_scattered_blocks)
 /* MemAvailable from /proc/meminfo, in bytes; 0 if unreadable. */
 static uint64_t mem_available(void)
 {
-	char text[8192], *p;
-	unsigned long long kib;
-
-	if (vp_read_file("/proc/meminfo", text, sizeof(text)))
-		return 0;
-	p = strstr(text, "MemAvailable:");
-	if (!p || sscanf(p, "MemAvailable: %llu kB", &kib) != 1)
-		return 0;
-	return (uint64_t)kib << 10;
+	return vp_meminfo_bytes("MemAvailable");
 }
 
 static uint64_t fdinfo_bytes(struct __test_metadata *_metadata, int fd, const char *key)

@@ -223,6 +223,21 @@ int vp_query_head(int fd, struct drm_vrampool_pool_query *q)
 	return vp_query(fd, q);
 }
 
+uint64_t vp_meminfo_bytes(const char *key)
+{
+	char text[8192], *p;
+	unsigned long long kib;
+	size_t n = strlen(key);
+
+	if (vp_read_file("/proc/meminfo", text, sizeof(text)))
+		return 0;
+	for (p = text; (p = strstr(p, key)); p += n) {
+		if ((p == text || p[-1] == '\n') && p[n] == ':')
+			return sscanf(p + n + 1, " %llu kB", &kib) == 1 ? (uint64_t)kib << 10 : 0;
+	}
+	return 0;
+}
+
 int vp_read_file(const char *path, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -523,6 +538,39 @@ void vp_fill_pattern(void *buf, size_t len, uint32_t seed, uint64_t off)
 
 	for (i = 0; i < len; i++)
 		p[i] = vp_pattern_byte(seed, off + i);
+}
+
+#define VP_WORD_K	0x9e3779b97f4a7c15ULL
+#define VP_WORD_SEED	0xbf58476d1ce4e5b9ULL
+
+void vp_fill_words(void *buf, uint64_t from, uint64_t len, uint32_t seed)
+{
+	uint64_t w = seed * VP_WORD_SEED + (from / 8) * VP_WORD_K, i;
+	uint8_t *p = buf;
+
+	for (i = 0; i + 8 <= len; i += 8, w += VP_WORD_K)
+		memcpy(p + i, &w, 8);
+	if (i < len)
+		memcpy(p + i, &w, len - i);
+}
+
+int64_t vp_check_words(const void *buf, uint64_t from, uint64_t len, uint32_t seed)
+{
+	uint64_t w = seed * VP_WORD_SEED + (from / 8) * VP_WORD_K, i, v;
+	const uint8_t *p = buf;
+
+	for (i = 0; i + 8 <= len; i += 8, w += VP_WORD_K) {
+		memcpy(&v, p + i, 8);
+		if (v != w)
+			break;
+	}
+	for (; i < len; i++) {
+		if (p[i] != (uint8_t)(w >> (8 * (i % 8))))
+			return (int64_t)i;
+		if (i % 8 == 7)
+			w += VP_WORD_K;
+	}
+	return -1;
 }
 
 ssize_t vp_check_pattern(const void *buf, size_t len, uint32_t seed,

@@ -90,6 +90,8 @@ int vp_open_device(const struct vp_device *dev);
 
 /* A whole small file, NUL-terminated. */
 int vp_read_file(const char *path, char *buf, size_t len);
+/* The /proc/meminfo field @key ("SUnreclaim", "MemAvailable") in bytes; 0 if unreadable. */
+uint64_t vp_meminfo_bytes(const char *key);
 /*
  * A file of exactly one line (sysfs, module parameters, debugfs values),
  * without its newline; anything else is -EBADMSG.
@@ -355,6 +357,16 @@ ssize_t vp_check_pattern(const void *buf, size_t len, uint32_t seed,
 			 uint64_t off);
 /* Index of the first non-zero byte, or -1. */
 ssize_t vp_first_nonzero(const void *buf, size_t len);
+
+/*
+ * A cheaper pattern for bulk data (fuzzers, storms: a byte-wise pattern
+ * takes most of their time under TCG): 64-bit words seed * C + i * K,
+ * little endian, i the word index from the start of the allocation. @from
+ * (the offset of @buf in the allocation) must be a multiple of 8.
+ */
+void vp_fill_words(void *buf, uint64_t from, uint64_t len, uint32_t seed);
+/* Index (from @buf) of the first byte that differs from the pattern, or -1. */
+int64_t vp_check_words(const void *buf, uint64_t from, uint64_t len, uint32_t seed);
 
 /*
  * Read @len bytes of @fd at @off in chunks and check they are all zero

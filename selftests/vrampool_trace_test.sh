@@ -40,13 +40,7 @@ ok "events/vrampool/ in tracefs"
 
 # The device with the most VRAM (the emulated one: its default layout has
 # sliced pools, whose free page the script's cleanup gives back).
-DEV="" VRAM=0
-for d in $("$V" info --json 2> /dev/null | grep -o '"path":"[^"]*"' | cut -d'"' -f4); do
-	v=$("$V" info --json --device "$d" | grep -o '"vram_size":[0-9]*' | head -n 1 | cut -d: -f2)
-	if [ "${v:-0}" -gt "$VRAM" ]; then
-		DEV=$d VRAM=$v
-	fi
-done
+largest_device "$V"
 
 cat > "$TMP/script" <<'EOF'
 alloc a 4096

@@ -1,0 +1,1696 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A seeded ioctl fuzzer with a model. Clients over every vrampool device
+ * (both backends) take random steps: every ioctl with valid, almost-valid
+ * and hostile arguments (edge sizes, random flags, pads and reserved
+ * words, counts, argument and entry pointers to unmapped, read-only and
+ * unaligned memory), layouts from a generator and mutated ones, mmap and
+ * munmap (also after free), fork, close and reopen, sysfs and fdinfo
+ * reads. A userspace model predicts every answer: success or the exact
+ * documented errno, error code and payload; each client's layout,
+ * generation, persistent mode, live allocations and the per-pool
+ * allocations, bytes_in_use and padding POOL_QUERY reports; the VRAM in
+ * use; and the bytes of every live allocation, written through its
+ * mapping and checked after every install, cleanup and VRAM-pressure
+ * event. Where the model cannot know the outcome (OutOfMemory, a capped
+ * pool's capacity, the page limit) it accepts the documented alternatives
+ * and checks that a failure changed nothing.
+ *
+ * The choices depend only on the seed and on the kernel's answers, never
+ * on timing: a failing seed replays. Every mismatch prints the seed, the
+ * step, the operation and both answers.
+ *
+ *   vrampool_fuzz_test [--seed S] [--steps N] [--clients C] [--fail-nth]
+ *
+ * Without arguments it runs the tier's plan (VRAMPOOL_TIER): fixed seeds
+ * and one seed from the clock, then, where the kernel has fault injection,
+ * a fail-nth run that injects an allocation failure at random steps and
+ * checks that a failed operation changed nothing. VRAMPOOL_FUZZ_SEED and
+ * VRAMPOOL_FUZZ_STEPS (make fuzz) run one seed instead.
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vrampool_layout.h"
+#include "vrampool_test_lib.h"
+
+#define MAX_CLIENTS	6
+#define MAX_LIVE	40		/* allocations a client holds at most */
+#define MAX_ORPHANS	16		/* mappings kept after their FREE */
+#define GEN_MAX		12		/* entries of a generated layout */
+#define BIG_SIZE	(4 * MiB)	/* larger sizes are rare */
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
+/* ---- Random numbers: xorshift64*, the seed alone decides ---------------- */
+
+static uint64_t rng_state;
+
+static uint64_t rnd64(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+static uint32_t rnd(uint32_t n)
+{
+	return n ? (uint32_t)((rnd64() >> 11) % n) : 0;
+}
+
+static bool chance(uint32_t one_in)
+{
+	return rnd(one_in) == 0;
+}
+
+/* ---- The model ---------------------------------------------------------- */
+
+struct fz_alloc {
+	uint32_t handle, pool, page, seed;
+	uint64_t size, offset, padding, mmap_offset, page_size;
+	uint8_t *map;			/* its page, mapped; NULL for size 0 */
+	size_t map_len;
+};
+
+struct fz_orphan {			/* a mapping kept after FREE */
+	uint8_t *map;
+	size_t map_len;
+	uint64_t mmap_offset;
+};
+
+struct fz_pool {
+	uint64_t allocations, bytes, padding;
+};
+
+struct fz_dev {
+	struct vp_device d;
+	struct vp_props p;
+	struct vrampool_layout_props lp;
+	uint64_t vram_start;
+	int probe;			/* an fd for GET_PARAM, no allocations */
+};
+
+struct fz_client {
+	int fd;
+	int dev;
+	uint64_t generation;
+	uint32_t mode;
+	uint32_t num_pools;
+	struct drm_vrampool_pool_entry layout[DRM_VRAMPOOL_MAX_DYNAMIC_POOLS];
+	struct fz_pool st[DRM_VRAMPOOL_MAX_DYNAMIC_POOLS];
+	struct fz_pool pers;
+	struct fz_alloc live[MAX_LIVE];
+	int nlive;
+	struct fz_orphan orphans[MAX_ORPHANS];
+	int norphans;
+};
+
+static struct fz_dev devs[VP_MAX_DEVICES];
+static int ndevs;
+static struct fz_client clients[MAX_CLIENTS];
+static int nclients;
+static uint64_t max_allocations = UINT64_MAX, max_pages = UINT64_MAX;
+
+/* Hostile memory: a page that faults, a read-only page, a scratch page. */
+static uint8_t *mem_none, *mem_ro, *scratch;
+
+/* The run. */
+static uint64_t seed, step, steps;
+static bool fail_nth_mode;
+static int fail_nth_fd = -1;
+static int armed;			/* fail-nth armed for the op's ioctl */
+static bool injected;			/* and the fault was injected */
+static uint64_t ops_failed_injected, ops_absorbed;
+static const char *op_name = "";
+static uint8_t sink;
+static uint64_t bytes_checked, allocs_made, forks_done, reopens;
+
+/* Distinct errors seen: (ioctl, errno, code). */
+#define SEEN_MAX 512
+static struct { const char *op; int err; uint32_t code; uint64_t n; } seen[SEEN_MAX];
+static int nseen;
+
+static void saw(const char *op, int err, uint32_t code)
+{
+	int i;
+
+	for (i = 0; i < nseen; i++) {
+		if (seen[i].op == op && seen[i].err == err && seen[i].code == code) {
+			seen[i].n++;
+			return;
+		}
+	}
+	if (nseen < SEEN_MAX)
+		seen[nseen++] = (typeof(seen[0])){ op, err, code, 1 };
+}
+
+static void mismatch(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void mismatch(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# MISMATCH seed %" PRIu64 " step %" PRIu64 " op %s%s: ", seed, step, op_name,
+	       injected ? " (fault injected)" : "");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n# replay: make fuzz SEED=%" PRIu64 " STEPS=%" PRIu64 "%s\n", seed, step + 1,
+	       fail_nth_mode ? " (with --fail-nth, debug kernel)" : "");
+	printf("not ok 1 fuzz seed %" PRIu64 " failed at step %" PRIu64 "\n", seed, step);
+	fflush(stdout);
+	_exit(1);
+}
+
+static const char *ename(int err)
+{
+	return err ? strerrorname_np(err < 0 ? -err : err) ?: "?" : "0";
+}
+
+/* ---- The ioctl, with fail-nth around it when armed ---------------------- */
+
+static void fail_nth_write(unsigned int n)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%u", n);
+
+	if (pwrite(fail_nth_fd, buf, len, 0) != len)
+		mismatch("fail-nth write %u: %s", n, strerror(errno));
+}
+
+static unsigned int fail_nth_read(void)
+{
+	char buf[16];
+	ssize_t n = pread(fail_nth_fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		mismatch("fail-nth read: %s", strerror(errno));
+	buf[n] = '\0';
+	return (unsigned int)strtoul(buf, NULL, 10);
+}
+
+static int xioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	if (!armed)
+		return vp_ioctl(fd, req, arg);
+	fail_nth_write(armed);
+	ret = vp_ioctl(fd, req, arg);
+	injected = fail_nth_read() == 0;
+	fail_nth_write(0);
+	armed = 0;
+	if (injected) {
+		if (ret)
+			ops_failed_injected++;
+		else
+			ops_absorbed++;
+	}
+	return ret;
+}
+
+/*
+ * A failure that an injected fault explains: the op failed otherwise than
+ * the model predicts (@want), with ENOMEM (or ENOSPC); it must then have
+ * changed nothing, which the caller checks. A fault the call absorbed, or
+ * one that leaves the predicted answer, is checked as usual.
+ */
+static bool injected_failure(int ret, int want)
+{
+	if (!injected || !ret || ret == want)
+		return false;
+	if (ret != -ENOMEM && ret != -ENOSPC)
+		mismatch("injected fault: %s, want %s or ENOMEM", ename(ret), ename(want));
+	return true;
+}
+
+/* ---- Pattern and mapping checks ------------------------------------------ */
+
+/* Bytes [@from, @from + @len) of an allocation hold its pattern. */
+static void check_range(const struct fz_client *c, const struct fz_alloc *a, uint64_t from,
+			uint64_t len, const char *when)
+{
+	int64_t bad = vp_check_words(a->map + a->offset + from, from, len, a->seed);
+
+	bytes_checked += len;
+	if (bad >= 0)
+		mismatch("%s: client %d allocation %u (pool %u page %u offset %" PRIu64
+			 " size %" PRIu64 ") changed at byte %" PRIu64, when, (int)(c - clients),
+			 a->handle, a->pool, a->page, a->offset, a->size, from + bad);
+}
+
+/*
+ * Every byte (@full, and any allocation of at most SAMPLE * 3 bytes), or
+ * its head, its tail and a random window: after every event the sample,
+ * before every FREE and close the whole.
+ */
+#define SAMPLE 128
+
+static void check_alloc_bytes(const struct fz_client *c, const struct fz_alloc *a,
+			      const char *when, bool full)
+{
+	uint64_t at;
+
+	if (!a->map)
+		return;
+	if (full || a->size <= 3 * SAMPLE) {
+		check_range(c, a, 0, a->size, when);
+		return;
+	}
+	check_range(c, a, 0, SAMPLE, when);
+	check_range(c, a, (a->size - SAMPLE) & ~7ULL, SAMPLE, when);
+	at = (rnd64() % (a->size - SAMPLE)) & ~7ULL;
+	check_range(c, a, at, SAMPLE, when);
+}
+
+static void check_client_bytes(const struct fz_client *c, const char *when)
+{
+	int i;
+
+	for (i = 0; i < c->nlive; i++)
+		check_alloc_bytes(c, &c->live[i], when, false);
+}
+
+static void check_device_bytes(int dev, const char *when)
+{
+	int i;
+
+	for (i = 0; i < nclients; i++)
+		if (clients[i].fd >= 0 && clients[i].dev == dev)
+			check_client_bytes(&clients[i], when);
+}
+
+/* After writing @l: its neighbours in the same page kept their bytes. */
+static void check_alloc_placement_bytes(const struct fz_client *c, const struct fz_alloc *l)
+{
+	int i;
+
+	for (i = 0; i < c->nlive; i++)
+		if (&c->live[i] != l && c->live[i].map && c->live[i].mmap_offset == l->mmap_offset)
+			check_alloc_bytes(c, &c->live[i], "a neighbour was written", false);
+}
+
+static size_t map_len_of(uint64_t page_size)
+{
+	return (size_t)vp_align_up(page_size, VP_CPU_PAGE);
+}
+
+/* ---- Prediction helpers --------------------------------------------------- */
+
+static uint64_t eff_size(const struct fz_dev *d, uint64_t size, bool *ok)
+{
+	uint64_t a = d->p.alignment ? d->p.alignment : 1;
+	uint64_t r = size % a;
+
+	*ok = true;
+	if (!r)
+		return size;
+	if (size > UINT64_MAX - (a - r)) {
+		*ok = false;
+		return 0;
+	}
+	return size + (a - r);
+}
+
+static bool sliced_near_page(uint64_t page, uint64_t size)
+{
+	return (page - size) * 5 < page;
+}
+
+static bool capped(const struct drm_vrampool_pool_entry *e)
+{
+	return e->type == DRM_VRAMPOOL_POOL_SLICED && (e->flags & DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE);
+}
+
+static bool pool_accepts(const struct fz_dev *d, const struct drm_vrampool_pool_entry *e,
+			 uint64_t size)
+{
+	uint64_t page = e->page_size, m;
+	bool ok;
+
+	switch (e->type) {
+	case DRM_VRAMPOOL_POOL_EXCLUSIVE:
+		return size <= e->max_alloc_size;
+	case DRM_VRAMPOOL_POOL_SLICED:
+		m = e->max_slice_size < page ? e->max_slice_size : page;
+		if (size <= m)
+			return true;
+		return !(capped(e) && e->max_pool_size / page) && size <= page &&
+		       sliced_near_page(page, size);
+	default:
+		eff_size(d, size, &ok);
+		return ok;
+	}
+}
+
+static struct fz_pool *pool_stats(struct fz_client *c, uint32_t pool)
+{
+	return pool == DRM_VRAMPOOL_PERSISTENT_POOL ? &c->pers : &c->st[pool];
+}
+
+static uint64_t dynamic_live(const struct fz_client *c, uint64_t *bytes)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	*bytes = 0;
+	for (i = 0; i < c->num_pools; i++) {
+		n += c->st[i].allocations;
+		*bytes += c->st[i].bytes;
+	}
+	return n;
+}
+
+/* ---- POOL_QUERY against the model ------------------------------------------ */
+
+static struct vp_snap snap;
+
+static void check_query(struct fz_client *c, const char *when)
+{
+	uint64_t live_eff = 0;
+	char why[256];
+	uint32_t i;
+	int ret;
+
+	ret = vp_snap_take(c->fd, &snap);
+	if (ret)
+		mismatch("%s: POOL_QUERY: %s", when, ename(ret));
+	if (snap.generation != c->generation || snap.num_pools != c->num_pools ||
+	    snap.persistent_mode != c->mode || snap.count != c->num_pools + 1)
+		mismatch("%s: POOL_QUERY header: generation %" PRIu64 " pools %u mode %u count %u,"
+			 " model %" PRIu64 " %u %u", when, snap.generation, snap.num_pools,
+			 snap.persistent_mode, snap.count, c->generation, c->num_pools, c->mode);
+	for (i = 0; i < snap.count; i++) {
+		const struct drm_vrampool_pool_status *s = &snap.pools[i];
+		bool pers = i == c->num_pools;
+		const struct fz_pool *m = pers ? &c->pers : &c->st[i];
+
+		if (s->index != (pers ? DRM_VRAMPOOL_PERSISTENT_POOL : i))
+			mismatch("%s: status %u has index %u", when, i, s->index);
+		if (pers ? s->config.type != DRM_VRAMPOOL_POOL_PERSISTENT :
+			   vp_entries_diff(&s->config, &c->layout[i], 1, why, sizeof(why)) >= 0)
+			mismatch("%s: pool %u config: %s", when, s->index,
+				 pers ? "not persistent" : why);
+		if (s->allocations != m->allocations || s->bytes_in_use != m->bytes ||
+		    s->padding != m->padding)
+			mismatch("%s: pool %u: allocations %" PRIu64 " bytes_in_use %" PRIu64
+				 " padding %" PRIu64 ", model %" PRIu64 " %" PRIu64 " %" PRIu64,
+				 when, s->index, (uint64_t)s->allocations,
+				 (uint64_t)s->bytes_in_use, (uint64_t)s->padding, m->allocations,
+				 m->bytes, m->padding);
+		if (s->reserved_bytes < s->bytes_in_use + s->padding)
+			mismatch("%s: pool %u holds %" PRIu64 " bytes for %" PRIu64 " in use",
+				 when, s->index, (uint64_t)s->reserved_bytes,
+				 (uint64_t)(s->bytes_in_use + s->padding));
+		live_eff += s->bytes_in_use + s->padding;
+	}
+	if (snap.vram_in_use < live_eff)
+		mismatch("%s: client VRAM %" PRIu64 " below its live bytes %" PRIu64, when,
+			 snap.vram_in_use, live_eff);
+}
+
+/* The device's VRAM in use is its start plus what its clients hold (or more
+ * while freed pages stay mapped).
+ */
+static void check_device_vram(int dev, const char *when)
+{
+	uint64_t sum = devs[dev].vram_start, got, sys;
+	bool orphans = false;
+	int i;
+
+	for (i = 0; i < nclients; i++) {
+		struct fz_client *c = &clients[i];
+
+		if (c->fd < 0 || c->dev != dev)
+			continue;
+		check_query(c, when);
+		sum += snap.vram_in_use;
+		orphans |= c->norphans > 0;
+	}
+	got = vp_vram_in_use(devs[dev].probe);
+	if (orphans ? got < sum : got != sum)
+		mismatch("%s: %s VRAM_IN_USE %" PRIu64 ", start + clients' %" PRIu64 "%s", when,
+			 devs[dev].d.name, got, sum, orphans ? " (freed pages mapped)" : "");
+	sys = vp_sysfs_dev_u64(&devs[dev].d, "vram_in_use");
+	if (sys != got)
+		mismatch("%s: sysfs vram_in_use %" PRIu64 ", GET_PARAM %" PRIu64, when, sys, got);
+}
+
+/* ---- Clients -------------------------------------------------------------- */
+
+static void client_open(struct fz_client *c, int dev)
+{
+	uint32_t count = 0;
+	struct drm_vrampool_layout_error err;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->dev = dev;
+	c->fd = vp_open_device(&devs[dev].d);
+	if (c->fd < 0)
+		mismatch("open %s: %s", devs[dev].d.path, ename(c->fd));
+	ret = vrampool_layout_preset(&devs[dev].lp,
+				     vrampool_layout_default_preset(&devs[dev].lp),
+				     c->layout, &count, &err);
+	if (ret)
+		mismatch("the default preset does not resolve: %s", ename(ret));
+	c->num_pools = count;
+	ret = vp_snap_take(c->fd, &snap);
+	if (ret)
+		mismatch("POOL_QUERY of a new client: %s", ename(ret));
+	c->generation = snap.generation;
+	c->mode = DRM_VRAMPOOL_PERSISTENT_ENABLED;
+	check_query(c, "a new client has the default layout");
+}
+
+static void drop_orphan(struct fz_client *c, int i)
+{
+	munmap(c->orphans[i].map, c->orphans[i].map_len);
+	c->orphans[i] = c->orphans[--c->norphans];
+}
+
+static void client_close(struct fz_client *c)
+{
+	int i;
+
+	for (i = 0; i < c->nlive; i++)
+		check_alloc_bytes(c, &c->live[i], "before close", true);
+	for (i = 0; i < c->nlive; i++)
+		if (c->live[i].map)
+			munmap(c->live[i].map, c->live[i].map_len);
+	while (c->norphans)
+		drop_orphan(c, 0);
+	close(c->fd);
+	c->fd = -1;
+	c->nlive = 0;
+}
+
+static struct fz_client *pick_client(void)
+{
+	return &clients[rnd(nclients)];
+}
+
+/* ---- ALLOC ----------------------------------------------------------------- */
+
+static uint64_t pool_edge(const struct fz_client *c)
+{
+	const struct drm_vrampool_pool_entry *e;
+	uint64_t v;
+
+	if (!c->num_pools)
+		return 1;
+	e = &c->layout[rnd(c->num_pools)];
+	switch (e->type) {
+	case DRM_VRAMPOOL_POOL_SLICED:
+		v = rnd(2) ? e->max_slice_size : e->page_size;
+		break;
+	case DRM_VRAMPOOL_POOL_EXCLUSIVE:
+		v = e->max_alloc_size;
+		break;
+	default:
+		v = 1 + rnd(64 * KiB);
+	}
+	return v + rnd(3) - 1;
+}
+
+static uint64_t gen_size(const struct fz_client *c)
+{
+	const struct fz_dev *d = &devs[c->dev];
+	uint64_t a = d->p.alignment;
+	uint64_t s;
+
+	switch (rnd(40)) {
+	case 0: case 1: case 2: return 0;
+	case 3: case 4: return 1;
+	case 5: return a - 1;
+	case 6: return a;
+	case 7: return a + 1;
+	case 8: case 9: case 10: s = pool_edge(c); break;
+	case 11: s = rnd(chance(16) ? BIG_SIZE : 256 * KiB) + 1; break;
+	case 12:
+		switch (rnd(6)) {
+		case 0: return UINT64_MAX;
+		case 1: return UINT64_MAX - a + 2;
+		case 2: return 1ULL << 63;
+		case 3: return d->p.vram_size;
+		case 4: return d->p.vram_size + 1;
+		default: s = d->p.max_page_size + rnd(3) - 1; break;
+		}
+		break;
+	case 13: case 14: case 15: case 16: s = VP_CPU_PAGE + rnd(3) - 1; break;
+	default: s = 1 + rnd(rnd(4) ? 2048 : 64 * KiB); break;
+	}
+	/* Keep the pattern work small: big sizes stay rare. */
+	if (s > BIG_SIZE && !chance(32))
+		s = 1 + rnd(64 * KiB);
+	return s;
+}
+
+/* Which pools may serve a size, in the model: the answer must be one of them. */
+struct alloc_plan {
+	int err;		/* the exact error, when certain; 0 otherwise */
+	uint32_t code;
+	uint64_t limit;
+	bool pers_ok, pers_must;
+	bool dyn[DRM_VRAMPOOL_MAX_DYNAMIC_POOLS];
+	bool capacity_ok;	/* every accepting pool is capped: ENOSPC capacity possible */
+	bool efbig_ok;		/* size-match: BufferTooBig unless persistent serves it */
+	uint32_t last_capped;
+};
+
+static void plan_alloc(const struct fz_client *c, const struct drm_vrampool_alloc *req,
+		       struct alloc_plan *p)
+{
+	const struct fz_dev *d = &devs[c->dev];
+	bool want_pers = false, maybe_pers = false, pers_accepts, any = false;
+	uint32_t i;
+
+	memset(p, 0, sizeof(*p));
+	if ((req->flags & ~DRM_VRAMPOOL_ALLOC_FLAGS) || req->pad || req->pad2 ||
+	    req->reserved[0] || req->reserved[1]) {
+		p->err = -EINVAL;
+		return;
+	}
+	if ((uint64_t)c->nlive >= max_allocations) {
+		p->err = -EDQUOT;
+		p->code = DRM_VRAMPOOL_ERR_CLIENT_LIMIT;
+		p->limit = DRM_VRAMPOOL_LIMIT_ALLOCATIONS;
+		return;
+	}
+	eff_size(d, req->size, &pers_accepts);
+	switch (c->mode) {
+	case DRM_VRAMPOOL_PERSISTENT_ENFORCED:
+		want_pers = true;
+		break;
+	case DRM_VRAMPOOL_PERSISTENT_DISABLED:
+		break;
+	case DRM_VRAMPOOL_PERSISTENT_SIZE_MATCH:
+		want_pers = req->flags & DRM_VRAMPOOL_ALLOC_PERSISTENT;
+		maybe_pers = !want_pers && pers_accepts;
+		break;
+	default:
+		want_pers = req->flags & DRM_VRAMPOOL_ALLOC_PERSISTENT;
+	}
+	if (want_pers) {
+		if (!pers_accepts) {
+			p->err = -EFBIG;
+			p->code = DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG;
+			return;
+		}
+		p->pers_ok = p->pers_must = true;
+		return;
+	}
+	p->pers_ok = maybe_pers;
+	p->capacity_ok = true;
+	for (i = 0; i < c->num_pools; i++) {
+		if (!pool_accepts(d, &c->layout[i], req->size))
+			continue;
+		any = true;
+		p->dyn[i] = true;
+		if (!capped(&c->layout[i])) {
+			p->capacity_ok = false;
+			break;
+		}
+		p->last_capped = i;
+	}
+	if (!any) {
+		p->capacity_ok = false;
+		p->efbig_ok = maybe_pers;
+		if (!maybe_pers) {
+			p->err = -EFBIG;
+			p->code = DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG;
+		}
+	}
+}
+
+static void check_alloc_placement(struct fz_client *c, const struct drm_vrampool_alloc *a)
+{
+	const struct fz_dev *d = &devs[c->dev];
+	uint64_t eff;
+	bool ok;
+	int i;
+
+	if (!a->handle)
+		mismatch("ALLOC(%" PRIu64 ", flags %#x) answered handle 0 (pool %u page %#x offset %"
+			 PRIu64 " mmap_offset %#" PRIx64 " code %u; FREE(0) then: %s)", (uint64_t)a->size, a->flags,
+			 a->pool, a->page, (uint64_t)a->offset, (uint64_t)a->mmap_offset,
+			 a->error.code, ename(vp_free(c->fd, 0)));
+	for (i = 0; i < c->nlive; i++)
+		if (c->live[i].handle == a->handle)
+			mismatch("ALLOC gave handle %u, still live", a->handle);
+	if (!a->size) {
+		if (a->page != DRM_VRAMPOOL_NO_PAGE || a->offset || a->padding || a->mmap_offset ||
+		    a->page_size)
+			mismatch("zero-size ALLOC: page %#x offset %" PRIu64 " padding %" PRIu64
+				 " mmap_offset %#" PRIx64 " page_size %" PRIu64 ", want a page-less"
+				 " answer", a->page, (uint64_t)a->offset, (uint64_t)a->padding,
+				 (uint64_t)a->mmap_offset, (uint64_t)a->page_size);
+		return;
+	}
+	eff = eff_size(d, a->size, &ok);
+	if (a->page == DRM_VRAMPOOL_NO_PAGE || !a->mmap_offset || a->mmap_offset % VP_CPU_PAGE ||
+	    a->offset % d->p.alignment || a->padding != eff - a->size ||
+	    a->offset + eff > a->page_size || a->offset + eff < a->offset)
+		mismatch("ALLOC(%" PRIu64 ") placed at page %u offset %" PRIu64 " padding %"
+			 PRIu64 " in %" PRIu64 " bytes at %#" PRIx64 " (alignment %" PRIu64 ")",
+			 (uint64_t)a->size, a->page, (uint64_t)a->offset, (uint64_t)a->padding,
+			 (uint64_t)a->page_size, (uint64_t)a->mmap_offset, d->p.alignment);
+	for (i = 0; i < c->nlive; i++) {
+		const struct fz_alloc *l = &c->live[i];
+		bool same_page = l->pool == a->pool && l->page == a->page && l->size;
+
+		if (!l->size)
+			continue;
+		if (same_page != (l->mmap_offset == a->mmap_offset))
+			mismatch("allocation %u (pool %u page %u at %#" PRIx64 ") and the new one"
+				 " (pool %u page %u at %#" PRIx64 "): pages and mmap offsets disagree",
+				 l->handle, l->pool, l->page, l->mmap_offset, a->pool, a->page,
+				 (uint64_t)a->mmap_offset);
+		if (same_page && a->offset < l->offset + l->size + l->padding &&
+		    l->offset < a->offset + eff)
+			mismatch("the new allocation [%" PRIu64 ", +%" PRIu64 ") overlaps %u [%"
+				 PRIu64 ", +%" PRIu64 ") in pool %u page %u", (uint64_t)a->offset,
+				 eff, l->handle, l->offset, l->size + l->padding, a->pool, a->page);
+	}
+}
+
+static void check_alloc_error(struct fz_client *c, const struct drm_vrampool_alloc *req,
+			      const struct drm_vrampool_alloc *a, int ret,
+			      const struct alloc_plan *p)
+{
+	const struct drm_vrampool_alloc_error *e = &a->error;
+	bool ok = false;
+
+	if (p->err) {
+		ok = ret == p->err;
+		if (ok && p->code)
+			ok = e->code == p->code && e->size == req->size &&
+			     (p->code != DRM_VRAMPOOL_ERR_CLIENT_LIMIT ||
+			      (e->pool == p->limit && e->capacity == max_allocations &&
+			       e->in_use == (uint64_t)c->nlive));
+		if (!ok)
+			mismatch("ALLOC(%" PRIu64 ", flags %#x): %s code %u pool %u, want %s code %u",
+				 (uint64_t)req->size, req->flags, ename(ret), e->code, e->pool,
+				 ename(p->err), p->code);
+		return;
+	}
+	if (ret == -ENOSPC && e->code == DRM_VRAMPOOL_ERR_OUT_OF_MEMORY && e->size == req->size)
+		ok = true;
+	if (ret == -ENOSPC && e->code == DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED &&
+	    p->capacity_ok && e->pool == p->last_capped && e->size == req->size)
+		ok = true;
+	if (ret == -EFBIG && e->code == DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG && p->efbig_ok)
+		ok = true;
+	if (ret == -EDQUOT && e->code == DRM_VRAMPOOL_ERR_CLIENT_LIMIT &&
+	    e->pool == DRM_VRAMPOOL_LIMIT_PAGES && e->capacity == max_pages)
+		ok = true;
+	if (!ok)
+		mismatch("ALLOC(%" PRIu64 ", flags %#x, mode %u): %s code %u pool %u; want success"
+			 " or OutOfMemory%s", (uint64_t)req->size, req->flags, c->mode, ename(ret),
+			 e->code, e->pool, p->capacity_ok ? " or PoolCapacityExceeded" : "");
+	check_device_bytes(c->dev, "after VRAM pressure");
+}
+
+static void do_alloc(struct fz_client *c, bool hostile)
+{
+	struct drm_vrampool_alloc req, a;
+	struct alloc_plan plan;
+	struct fz_alloc *l;
+	struct fz_pool *ps;
+	int ret;
+
+	op_name = "ALLOC";
+	if (c->nlive >= MAX_LIVE)
+		return;
+	memset(&req, 0, sizeof(req));
+	req.size = gen_size(c);
+	if (chance(6))
+		req.flags = DRM_VRAMPOOL_ALLOC_PERSISTENT;
+	if (hostile) {
+		switch (rnd(5)) {
+		case 0: req.flags = (uint32_t)rnd64() | (1u << (1 + rnd(31))); break;
+		case 1: req.pad = 1u << rnd(32); break;
+		case 2: req.pad2 = (uint32_t)rnd64() | 1; break;
+		default: req.reserved[rnd(2)] = rnd64() | 1; break;
+		}
+	}
+	/* Outputs are outputs: garbage in them must not matter. */
+	if (chance(4)) {
+		req.handle = (uint32_t)rnd64();
+		req.offset = rnd64();
+		req.error.code = (uint32_t)rnd64();
+	}
+	plan_alloc(c, &req, &plan);
+	a = req;
+	ret = xioctl(c->fd, DRM_IOCTL_VRAMPOOL_ALLOC, &a);
+	/* ENOMEM is the fault's; any other answer is checked as usual. */
+	if (injected && ret == -ENOMEM && plan.err != -ENOMEM) {
+		check_query(c, "ALLOC failed by an injected fault");
+		return;
+	}
+	if (ret) {
+		/* EINVAL comes before the error struct is written. */
+		saw("ALLOC", ret, ret == -EINVAL ? 0 : a.error.code);
+		check_alloc_error(c, &req, &a, ret, &plan);
+		check_query(c, "a failed ALLOC changed nothing");
+		return;
+	}
+	saw("ALLOC", 0, 0);
+	if (plan.err)
+		mismatch("ALLOC(%" PRIu64 ", flags %#x) succeeded in pool %u, want %s code %u",
+			 (uint64_t)req.size, req.flags, a.pool, ename(plan.err), plan.code);
+	if (a.pool == DRM_VRAMPOOL_PERSISTENT_POOL ? !plan.pers_ok :
+	    (plan.pers_must || a.pool >= c->num_pools || !plan.dyn[a.pool]))
+		mismatch("ALLOC(%" PRIu64 ", flags %#x, mode %u) served by pool %u, which the"
+			 " rules do not pick", (uint64_t)req.size, req.flags, c->mode, a.pool);
+	check_alloc_placement(c, &a);
+	allocs_made++;
+	l = &c->live[c->nlive++];
+	memset(l, 0, sizeof(*l));
+	l->handle = a.handle;
+	l->pool = a.pool;
+	l->page = a.page;
+	l->size = a.size;
+	l->offset = a.offset;
+	l->padding = a.padding;
+	l->mmap_offset = a.mmap_offset;
+	l->page_size = a.page_size;
+	l->seed = (uint32_t)rnd64();
+	ps = pool_stats(c, a.pool);
+	ps->allocations++;
+	ps->bytes += a.size;
+	ps->padding += a.padding;
+	if (!a.size)
+		return;
+	l->map_len = map_len_of(a.page_size);
+	op_name = "mmap";
+	if (fail_nth_mode && chance(16)) {
+		fail_nth_write(1 + rnd(3));
+		l->map = mmap(NULL, l->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd,
+			      a.mmap_offset);
+		ret = l->map == MAP_FAILED ? -errno : 0;
+		injected = fail_nth_read() == 0;
+		fail_nth_write(0);
+		if (ret && injected) {
+			l->map = NULL;
+			l->map_len = 0;
+			return;
+		}
+	} else {
+		l->map = mmap(NULL, l->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd,
+			      a.mmap_offset);
+	}
+	if (l->map == MAP_FAILED)
+		mismatch("mmap of a live allocation's page (%#" PRIx64 ", %zu bytes): %s",
+			 (uint64_t)a.mmap_offset, l->map_len, strerror(errno));
+	vp_fill_words(l->map + l->offset, 0, l->size, l->seed);
+	check_alloc_placement_bytes(c, l);
+}
+
+/* ---- FREE, CLEANUP, mmap after free ------------------------------------------- */
+
+static void forget(struct fz_client *c, int i, bool keep_map)
+{
+	struct fz_alloc *l = &c->live[i];
+	struct fz_pool *ps = pool_stats(c, l->pool);
+
+	ps->allocations--;
+	ps->bytes -= l->size;
+	ps->padding -= l->padding;
+	if (l->map) {
+		if (keep_map && c->norphans < MAX_ORPHANS)
+			c->orphans[c->norphans++] = (struct fz_orphan){ l->map, l->map_len,
+									 l->mmap_offset };
+		else
+			munmap(l->map, l->map_len);
+	}
+	*l = c->live[--c->nlive];
+}
+
+static bool handle_live(const struct fz_client *c, uint32_t h, int *idx)
+{
+	int i;
+
+	for (i = 0; i < c->nlive; i++) {
+		if (c->live[i].handle == h) {
+			*idx = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void do_free(struct fz_client *c, bool hostile)
+{
+	struct drm_vrampool_free f = { 0 };
+	int want = 0, idx = -1, ret;
+
+	op_name = "FREE";
+	if (c->nlive && !chance(8))
+		f.handle = c->live[rnd(c->nlive)].handle;
+	else
+		f.handle = rnd(2) ? (uint32_t)rnd64() : rnd(64);
+	if (hostile) {
+		if (rnd(2))
+			f.flags = 1u << rnd(32);
+		else
+			f.reserved = rnd64() | 1;
+		want = -EINVAL;
+	} else if (!handle_live(c, f.handle, &idx)) {
+		want = -ENOENT;
+	}
+	if (!want && c->live[idx].map)
+		check_alloc_bytes(c, &c->live[idx], "before FREE", c->live[idx].size <= 64 * KiB);
+	ret = xioctl(c->fd, DRM_IOCTL_VRAMPOOL_FREE, &f);
+	if (injected_failure(ret, want))
+		return;
+	saw("FREE", ret, 0);
+	if (ret != want)
+		mismatch("FREE(%u, flags %#x, reserved %#" PRIx64 "): %s, want %s", f.handle,
+			 f.flags, (uint64_t)f.reserved, ename(ret), ename(want));
+	if (!ret)
+		forget(c, idx, chance(4));
+}
+
+/* After a cleanup no page is free: an offset that no live allocation and no
+ * mapping holds is gone, and mmap of it must fail.
+ */
+static void check_gone(struct fz_client *c, uint64_t off)
+{
+	void *p;
+	int i;
+
+	for (i = 0; i < c->nlive; i++)
+		if (c->live[i].size && c->live[i].mmap_offset == off)
+			return;
+	for (i = 0; i < c->norphans; i++)
+		if (c->orphans[i].mmap_offset == off)
+			return;
+	op_name = "mmap after free";
+	p = mmap(NULL, VP_CPU_PAGE, PROT_READ, MAP_SHARED, c->fd, off);
+	if (p != MAP_FAILED)
+		mismatch("mmap at %#" PRIx64 " of a page freed and cleaned up succeeded", off);
+}
+
+static void do_cleanup(struct fz_client *c, bool hostile)
+{
+	struct drm_vrampool_cleanup cl = { 0 };
+	uint64_t gone = 0;
+	int want = 0, ret, i;
+
+	op_name = "CLEANUP";
+	if (hostile) {
+		switch (rnd(3)) {
+		case 0: cl.flags = 1u << rnd(32); break;
+		case 1: cl.pad = 1u << rnd(32); break;
+		default: cl.reserved = rnd64() | 1; break;
+		}
+		want = -EINVAL;
+	}
+	/* A freed page we unmap now: after the cleanup it must be gone. */
+	if (!hostile && c->norphans && rnd(2)) {
+		gone = c->orphans[0].mmap_offset;
+		drop_orphan(c, 0);
+	}
+	ret = xioctl(c->fd, DRM_IOCTL_VRAMPOOL_CLEANUP, &cl);
+	if (injected_failure(ret, want))
+		return;
+	saw("CLEANUP", ret, 0);
+	if (ret != want)
+		mismatch("CLEANUP(flags %#x pad %#x reserved %#" PRIx64 "): %s, want %s", cl.flags,
+			 cl.pad, (uint64_t)cl.reserved, ename(ret), ename(want));
+	if (ret)
+		return;
+	check_client_bytes(c, "after CLEANUP");
+	if (gone)
+		check_gone(c, gone);
+	for (i = 0; i < c->norphans; i++)	/* a mapping keeps its page readable */
+		sink += *(volatile uint8_t *)c->orphans[i].map;
+}
+
+/* ---- POOL_INSTALL ------------------------------------------------------------- */
+
+static uint64_t gen_page(const struct fz_dev *d)
+{
+	static const uint64_t pages[] = { 64 * KiB, 128 * KiB, 256 * KiB, 1 * MiB, 2 * MiB };
+	uint64_t p = pages[rnd(5)];
+
+	if (chance(4))
+		p += rnd(3) ? d->p.alignment + rnd(3) - 1 : rnd(4096);
+	return p;
+}
+
+static void gen_entry(const struct fz_dev *d, struct drm_vrampool_pool_entry *e)
+{
+	uint64_t page;
+
+	switch (d->p.exclusive ? rnd(2) : rnd(3)) {
+	case 0:
+		*e = vp_exclusive(rnd(4) ? rnd(2 * MiB) + rnd(2) : 0,
+				  rnd(2) ? VP_ABSENT : 1 + rnd(200));
+		break;
+	case 1:
+		*e = vp_direct(rnd(2) ? VP_ABSENT : rnd(16 * MiB));
+		break;
+	default:
+		page = gen_page(d);
+		*e = vp_sliced(page, rnd(2) ? VP_ABSENT : 1 + rnd(page),
+			       rnd(3) ? VP_ABSENT : page * (1 + rnd(8)) + rnd(2));
+		if (chance(4))
+			vp_entry_set(e, DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD, rnd(10000));
+	}
+}
+
+/* One hostile change to a well-formed entry. */
+static void mutate_entry(struct drm_vrampool_pool_entry *e)
+{
+	static const uint64_t edges[] = { 0, 1, UINT64_MAX, UINT64_MAX - 1, 1ULL << 63,
+					  65535, 65536, 4095, 4097 };
+	uint64_t v = edges[rnd(ARRAY_SIZE(edges))];
+	__u64 *f = &e->page_size + rnd(7);
+
+	switch (rnd(5)) {
+	case 0: e->type = rnd(2) ? rnd(6) : (uint32_t)rnd64(); break;
+	case 1: e->flags ^= 1u << rnd(rnd(2) ? 4 : 32); break;
+	case 2: e->reserved = rnd64() | 1; break;
+	default: *f = v; break;
+	}
+}
+
+/* The installed or refused layout, as the documented rules decide it. */
+struct install_plan {
+	int err;
+	struct drm_vrampool_layout_error le;
+	uint32_t count;
+	struct drm_vrampool_pool_entry out[DRM_VRAMPOOL_MAX_DYNAMIC_POOLS];
+};
+
+static void invalid(struct install_plan *p, uint32_t field, uint64_t v)
+{
+	p->err = -EINVAL;
+	vrampool_layout_error_set(&p->le, DRM_VRAMPOOL_ERR_INVALID_ARGUMENT,
+				  DRM_VRAMPOOL_NO_ENTRY, field, v, 0);
+}
+
+enum ptr_kind { PTR_OK, PTR_NULL, PTR_UNMAPPED, PTR_UNALIGNED, PTR_READ_ONLY };
+
+static void plan_install(const struct fz_client *c, const struct drm_vrampool_pool_install *r,
+			 const struct drm_vrampool_pool_entry *entries, enum ptr_kind ptr,
+			 struct install_plan *p)
+{
+	const struct fz_dev *d = &devs[c->dev];
+
+	memset(p, 0, sizeof(*p));
+	if (r->flags & ~DRM_VRAMPOOL_INSTALL_FLAGS)
+		return invalid(p, DRM_VRAMPOOL_FIELD_FLAGS, r->flags);
+	if (r->pad)
+		return invalid(p, DRM_VRAMPOOL_FIELD_PAD, r->pad);
+	if (r->reserved[0] || r->reserved[1])
+		return invalid(p, DRM_VRAMPOOL_FIELD_RESERVED, r->reserved[0] | r->reserved[1]);
+	if (r->preset != DRM_VRAMPOOL_PRESET_NONE) {
+		if (r->entries)
+			return invalid(p, DRM_VRAMPOOL_FIELD_ENTRIES, r->entries);
+		if (r->count)
+			return invalid(p, DRM_VRAMPOOL_FIELD_COUNT, r->count);
+		if (r->entry_size)
+			return invalid(p, DRM_VRAMPOOL_FIELD_ENTRY_SIZE, r->entry_size);
+		p->err = vrampool_layout_preset(&d->lp, r->preset, p->out, &p->count, &p->le);
+		return;
+	}
+	if (!r->count && r->entries)
+		return invalid(p, DRM_VRAMPOOL_FIELD_ENTRIES, r->entries);
+	if (!r->count || r->count > DRM_VRAMPOOL_MAX_DYNAMIC_POOLS) {
+		p->err = vrampool_layout_resolve(&d->lp, NULL, r->count, NULL, &p->le);
+		return;
+	}
+	if (r->entry_size != sizeof(struct drm_vrampool_pool_entry))
+		return invalid(p, DRM_VRAMPOOL_FIELD_ENTRY_SIZE, r->entry_size);
+	if (ptr == PTR_NULL || ptr == PTR_UNMAPPED || ptr == PTR_UNALIGNED) {
+		p->err = -EFAULT;
+		return;
+	}
+	p->err = vrampool_layout_resolve(&d->lp, entries, r->count, p->out, &p->le);
+	p->count = r->count;
+}
+
+static struct drm_vrampool_pool_entry gen_entries[DRM_VRAMPOOL_MAX_DYNAMIC_POOLS + 2];
+
+static void build_install(const struct fz_client *c, struct drm_vrampool_pool_install *r,
+			  enum ptr_kind *ptr)
+{
+	const struct fz_dev *d = &devs[c->dev];
+	uint32_t n, i, kind = rnd(20);
+	struct drm_vrampool_pool_entry *src = gen_entries;
+
+	memset(r, 0, sizeof(*r));
+	*ptr = PTR_OK;
+	if (chance(3))
+		r->flags = DRM_VRAMPOOL_INSTALL_TEST_ONLY;
+	if (kind < 4) {
+		r->preset = kind < 3 ? 1 + rnd(2) : rnd(2) ? 3 + rnd(5) : (uint32_t)rnd64();
+		return;
+	}
+	n = chance(16) ? DRM_VRAMPOOL_MAX_DYNAMIC_POOLS + rnd(2) : 1 + rnd(GEN_MAX);
+	for (i = 0; i < n; i++)
+		gen_entry(d, &src[i]);
+	/* Exactly one exclusive{0} first keeps zero-size requests served. */
+	if (rnd(2))
+		src[0] = vp_exclusive(0, VP_ABSENT);
+	if (chance(3))
+		mutate_entry(&src[rnd(n)]);
+	r->count = n;
+	r->entry_size = sizeof(struct drm_vrampool_pool_entry);
+	r->entries = (uintptr_t)src;
+	switch (rnd(30)) {
+	case 0: r->flags |= 1u << (1 + rnd(31)); break;
+	case 1: r->pad = 1 + rnd(100); break;
+	case 2: r->reserved[rnd(2)] = rnd64() | 1; break;
+	case 3: r->entry_size += rnd(2) ? 8 : -8; break;
+	case 4: r->count = 0; if (rnd(2)) r->entries = 0; break;
+	case 5: r->preset = 1 + rnd(2); break;
+	case 6: *ptr = PTR_NULL; r->entries = 0; break;
+	case 7: *ptr = PTR_UNMAPPED; r->entries = (uintptr_t)mem_none; break;
+	case 8:
+		*ptr = PTR_UNALIGNED;
+		memcpy(scratch + 4, src, sizeof(*src) * (n < 8 ? n : 8));
+		r->count = n < 8 ? n : 8;
+		r->entries = (uintptr_t)(scratch + 4);
+		break;
+	case 9:
+		/* A read-only array: readable, so as good as any. */
+		*ptr = PTR_READ_ONLY;
+		n = n < 8 ? n : 8;
+		mprotect(mem_ro, VP_CPU_PAGE, PROT_READ | PROT_WRITE);
+		memcpy(mem_ro, src, sizeof(*src) * n);
+		mprotect(mem_ro, VP_CPU_PAGE, PROT_READ);
+		r->count = n;
+		r->entries = (uintptr_t)mem_ro;
+		break;
+	default:
+		break;
+	}
+}
+
+static void do_install(struct fz_client *c)
+{
+	struct drm_vrampool_pool_install r, a;
+	struct install_plan *p = malloc(sizeof(*p));
+	enum ptr_kind ptr;
+	uint64_t live_bytes, live = dynamic_live(c, &live_bytes);
+	int ret, want;
+
+	op_name = "POOL_INSTALL";
+	build_install(c, &r, &ptr);
+	plan_install(c, &r, ptr == PTR_READ_ONLY ? mem_ro : (void *)(uintptr_t)r.entries,
+		     ptr, p);
+	want = p->err;
+	if (!want && live) {
+		want = -EBUSY;
+		vrampool_layout_error_set(&p->le, DRM_VRAMPOOL_ERR_POOLS_IN_USE,
+					  DRM_VRAMPOOL_NO_ENTRY, DRM_VRAMPOOL_FIELD_NONE,
+					  live_bytes, 0);
+	}
+	a = r;
+	memset(&a.error, 0xa5, sizeof(a.error));
+	a.generation = rnd64();
+	ret = xioctl(c->fd, DRM_IOCTL_VRAMPOOL_POOL_INSTALL, &a);
+	if (injected_failure(ret, want)) {
+		/* The request's cleanup may have run, nothing else. */
+		check_query(c, "POOL_INSTALL failed by an injected fault");
+		check_client_bytes(c, "after a failed POOL_INSTALL");
+		free(p);
+		return;
+	}
+	saw(r.flags & DRM_VRAMPOOL_INSTALL_TEST_ONLY ? "POOL_INSTALL test-only" : "POOL_INSTALL",
+	    ret, a.error.code);
+	if (ret != want || memcmp(&a.error, &p->le, sizeof(p->le)) ||
+	    a.generation != c->generation + (!ret && !(r.flags & DRM_VRAMPOOL_INSTALL_TEST_ONLY)) ||
+	    a.num_pools != (ret ? 0 : p->count))
+		mismatch("POOL_INSTALL(flags %#x preset %u count %u entry_size %u pointer kind %d):"
+			 " %s code %u entry %u field %u value %" PRIu64 ",%" PRIu64
+			 " generation %" PRIu64 " pools %u; want %s code %u entry %u field %u"
+			 " value %" PRIu64 ",%" PRIu64 " generation %" PRIu64 "(+1) pools %u",
+			 r.flags, r.preset, r.count, r.entry_size, ptr, ename(ret), a.error.code,
+			 a.error.entry, a.error.field, (uint64_t)a.error.value[0],
+			 (uint64_t)a.error.value[1], (uint64_t)a.generation, a.num_pools,
+			 ename(want), p->le.code, p->le.entry, p->le.field,
+			 (uint64_t)p->le.value[0], (uint64_t)p->le.value[1], c->generation, p->count);
+	if (!ret && !(r.flags & DRM_VRAMPOOL_INSTALL_TEST_ONLY)) {
+		c->generation++;
+		c->num_pools = p->count;
+		memcpy(c->layout, p->out, sizeof(p->out[0]) * p->count);
+		memset(c->st, 0, sizeof(c->st));
+	}
+	free(p);
+	check_query(c, "after POOL_INSTALL");
+	check_client_bytes(c, "after POOL_INSTALL");
+}
+
+/* ---- POOL_QUERY, GET_PARAM, SET_PERSISTENT_MODE with hostile arguments ------- */
+
+static void do_query_hostile(struct fz_client *c)
+{
+	struct drm_vrampool_pool_query q = { 0 };
+	uint32_t need = (c->num_pools + 1) * sizeof(struct drm_vrampool_pool_status);
+	void *buf = NULL;
+	int want = 0, ret;
+
+	op_name = "POOL_QUERY";
+	switch (rnd(9)) {
+	case 0: q.flags = 1u << rnd(32); want = -EINVAL; break;
+	case 1: q.pad = 1 + rnd(9); want = -EINVAL; break;
+	case 2: q.pad2 = 1; want = -EINVAL; break;
+	case 3: q.reserved[rnd(2)] = rnd64() | 1; want = -EINVAL; break;
+	case 4: q.size = need + (rnd(2) ? 1 : -(uint32_t)sizeof(snap.pools[0])); want = -EINVAL; break;
+	case 5: q.size = need; q.pools = 0; want = -EFAULT; break;
+	case 6: q.size = need; q.pools = (uintptr_t)mem_none; want = -EFAULT; break;
+	case 7: q.size = need; q.pools = (uintptr_t)mem_ro; want = need ? -EFAULT : 0; break;
+	default:
+		/* Unaligned, big enough: fine. */
+		buf = malloc(need + 8);
+		q.size = need;
+		q.pools = (uintptr_t)buf + 1;
+		break;
+	}
+	ret = xioctl(c->fd, DRM_IOCTL_VRAMPOOL_POOL_QUERY, &q);
+	free(buf);
+	if (injected_failure(ret, want))
+		return;
+	saw("POOL_QUERY", ret, 0);
+	if (ret != want)
+		mismatch("POOL_QUERY(size %u flags %#x pad %u,%u pools %#" PRIx64 "): %s, want %s",
+			 q.size, q.flags, q.pad, q.pad2, (uint64_t)q.pools, ename(ret),
+			 ename(want));
+	if (want == -EINVAL && q.size != need && !q.flags && !q.pad && !q.pad2 &&
+	    !q.reserved[0] && !q.reserved[1])
+		mismatch("POOL_QUERY of a wrong size answered size %u, want %u", q.size, need);
+}
+
+static void do_get_param(struct fz_client *c)
+{
+	const struct fz_dev *d = &devs[c->dev];
+	struct drm_vrampool_get_param g = { 0 };
+	uint64_t want_v = 0;
+	int want = 0, ret;
+	bool exact = true;
+
+	op_name = "GET_PARAM";
+	g.param = rnd(4) ? rnd(8) : rnd(2) ? 8 + rnd(100) : (uint32_t)rnd64() | 8;
+	if (chance(8))
+		g.pad = 1 + rnd(5);
+	if (chance(8))
+		g.reserved = rnd64() | 1;
+	if (g.param > DRM_VRAMPOOL_PARAM_ABI_VERSION || g.pad || g.reserved)
+		want = -EINVAL;
+	switch (g.param) {
+	case DRM_VRAMPOOL_PARAM_VRAM_SIZE: want_v = d->p.vram_size; break;
+	case DRM_VRAMPOOL_PARAM_VRAM_IN_USE: exact = false; break;
+	case DRM_VRAMPOOL_PARAM_ALIGNMENT: want_v = d->p.alignment; break;
+	case DRM_VRAMPOOL_PARAM_MAX_PAGE_SIZE: want_v = d->p.max_page_size; break;
+	case DRM_VRAMPOOL_PARAM_EXCLUSIVE_MEMORY_ONLY: want_v = d->p.exclusive; break;
+	case DRM_VRAMPOOL_PARAM_MAX_DYNAMIC_POOLS: want_v = DRM_VRAMPOOL_MAX_DYNAMIC_POOLS; break;
+	case DRM_VRAMPOOL_PARAM_PERSISTENT_POOL: want_v = DRM_VRAMPOOL_PERSISTENT_POOL; break;
+	case DRM_VRAMPOOL_PARAM_ABI_VERSION: want_v = DRM_VRAMPOOL_ABI_VERSION; break;
+	}
+	ret = xioctl(c->fd, DRM_IOCTL_VRAMPOOL_GET_PARAM, &g);
+	if (injected_failure(ret, want))
+		return;
+	saw("GET_PARAM", ret, 0);
+	if (ret != want || (!ret && exact && g.value != want_v))
+		mismatch("GET_PARAM(%u pad %u reserved %#" PRIx64 "): %s value %" PRIu64
+			 ", want %s %" PRIu64, g.param, g.pad, (uint64_t)g.reserved, ename(ret),
+			 (uint64_t)g.value, ename(want), want_v);
+}
+
+static void do_set_mode(struct fz_client *c)
+{
+	struct drm_vrampool_persistent_mode m = { 0 };
+	uint32_t asked;
+	int want = 0, ret;
+
+	op_name = "SET_PERSISTENT_MODE";
+	m.mode = rnd(8) ? rnd(4) : rnd(2) ? 4 : (uint32_t)rnd64() | 4;
+	asked = m.mode;
+	if (chance(10))
+		m.pad = 1u << rnd(32);
+	if (m.mode > DRM_VRAMPOOL_PERSISTENT_ENFORCED || m.pad)
+		want = -EINVAL;
+	ret = xioctl(c->fd, DRM_IOCTL_VRAMPOOL_SET_PERSISTENT_MODE, &m);
+	if (injected_failure(ret, want))
+		return;
+	saw("SET_PERSISTENT_MODE", ret, 0);
+	if (ret != want || (!ret && m.mode != c->mode))
+		mismatch("SET_PERSISTENT_MODE: %s previous %u, want %s previous %u", ename(ret),
+			 m.mode, ename(want), c->mode);
+	if (!ret)
+		c->mode = asked;	/* m.mode holds the old one */
+	if (!ret && rnd(2))
+		check_query(c, "after SET_PERSISTENT_MODE");
+}
+
+/* The argument itself unmapped (nothing runs) or read-only (an IOWR ioctl
+ * runs, then cannot answer: only those whose effect the model knows).
+ */
+static void do_bad_arg(struct fz_client *c)
+{
+	static const unsigned long reqs[] = {
+		DRM_IOCTL_VRAMPOOL_GET_PARAM, DRM_IOCTL_VRAMPOOL_POOL_INSTALL,
+		DRM_IOCTL_VRAMPOOL_POOL_QUERY, DRM_IOCTL_VRAMPOOL_ALLOC,
+		DRM_IOCTL_VRAMPOOL_FREE, DRM_IOCTL_VRAMPOOL_CLEANUP,
+		DRM_IOCTL_VRAMPOOL_SET_PERSISTENT_MODE,
+	};
+	uint32_t i = rnd(ARRAY_SIZE(reqs));
+	bool ro = rnd(2);
+	int ret, want = -EFAULT;
+
+	op_name = "ioctl with a bad argument pointer";
+	if (ro) {
+		/* Read-only: all zero. GET_PARAM 0 / QUERY size 0 / a zero FREE
+		 * (handle 0: ENOENT) / CLEANUP (runs) / mode 0 (set, then EFAULT).
+		 */
+		if (reqs[i] == DRM_IOCTL_VRAMPOOL_ALLOC || reqs[i] == DRM_IOCTL_VRAMPOOL_POOL_INSTALL)
+			return;
+		mprotect(mem_ro, VP_CPU_PAGE, PROT_READ | PROT_WRITE);
+		memset(mem_ro, 0, VP_CPU_PAGE);
+		mprotect(mem_ro, VP_CPU_PAGE, PROT_READ);
+		if (reqs[i] == DRM_IOCTL_VRAMPOOL_FREE)
+			want = -ENOENT;
+		if (reqs[i] == DRM_IOCTL_VRAMPOOL_CLEANUP)
+			want = 0;
+	}
+	ret = vp_ioctl(c->fd, reqs[i], ro ? mem_ro : mem_none);
+	saw("bad argument pointer", ret, 0);
+	if (ret != want)
+		mismatch("ioctl %#lx on a %s argument: %s, want %s", reqs[i],
+			 ro ? "read-only" : "unmapped", ename(ret), ename(want));
+	if (ro && reqs[i] == DRM_IOCTL_VRAMPOOL_SET_PERSISTENT_MODE)
+		c->mode = 0;	/* it ran, then could not answer */
+	if (ro && reqs[i] == DRM_IOCTL_VRAMPOOL_CLEANUP)
+		check_client_bytes(c, "after CLEANUP");
+}
+
+/* The argument at an odd address: as good as an aligned one. */
+static void do_unaligned_arg(struct fz_client *c)
+{
+	struct drm_vrampool_get_param *g = (void *)(scratch + 1024 + 3);
+	struct drm_vrampool_pool_query *q = (void *)(scratch + 2048 + 5);
+	int ret;
+
+	op_name = "ioctl with an unaligned argument";
+	memset(scratch + 1024, 0, 2048);
+	g->param = DRM_VRAMPOOL_PARAM_ALIGNMENT;
+	ret = vp_ioctl(c->fd, DRM_IOCTL_VRAMPOOL_GET_PARAM, g);
+	if (ret || g->value != devs[c->dev].p.alignment)
+		mismatch("unaligned GET_PARAM(ALIGNMENT): %s %" PRIu64, ename(ret),
+			 (uint64_t)g->value);
+	ret = vp_ioctl(c->fd, DRM_IOCTL_VRAMPOOL_POOL_QUERY, q);
+	if (ret || q->generation != c->generation || q->num_pools != c->num_pools)
+		mismatch("unaligned POOL_QUERY: %s generation %" PRIu64 " pools %u", ename(ret),
+			 (uint64_t)q->generation, q->num_pools);
+}
+
+/* ---- fork, close and reopen, sysfs and fdinfo ------------------------------------ */
+
+/* The child shares the open file: it reads the parent's bytes through the
+ * inherited mappings, allocates and frees a few of its own, and exits.
+ */
+static int child_ops(struct fz_client *c)
+{
+	struct drm_vrampool_alloc a;
+	int i, ret;
+
+	for (i = 0; i < c->nlive; i++) {
+		const struct fz_alloc *l = &c->live[i];
+
+		if (l->map && vp_check_words(l->map + l->offset, 0, l->size, l->seed) >= 0)
+			return 10;
+	}
+	for (i = 0; i < 3; i++) {
+		uint64_t size = 1 + rnd(8192);
+		uint8_t *m;
+
+		ret = vp_alloc(c->fd, size, 0, &a);
+		if (ret == -ENOSPC || ret == -EDQUOT || ret == -EFBIG)
+			continue;
+		if (ret)
+			return 11;
+		m = mmap(NULL, map_len_of(a.page_size), PROT_READ | PROT_WRITE, MAP_SHARED,
+			 c->fd, a.mmap_offset);
+		if (m == MAP_FAILED)
+			return 12;
+		vp_fill_pattern(m + a.offset, size, 77, 0);
+		if (vp_check_pattern(m + a.offset, size, 77, 0) >= 0)
+			return 13;
+		munmap(m, map_len_of(a.page_size));
+		if (vp_free(c->fd, a.handle))
+			return 14;
+	}
+	return 0;
+}
+
+static void do_fork(struct fz_client *c)
+{
+	uint64_t saved = rng_state;
+	pid_t pid;
+	int status;
+
+	op_name = "fork";
+	pid = fork();
+	if (pid < 0)
+		mismatch("fork: %s", strerror(errno));
+	if (!pid) {
+		rng_state ^= 0x5bd1e995;
+		_exit(child_ops(c));
+	}
+	rng_state = saved;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		mismatch("the forked child on the shared file failed: status %#x", status);
+	forks_done++;
+	check_query(c, "after the forked child's allocations and frees");
+	check_client_bytes(c, "after fork");
+}
+
+static void do_reopen(struct fz_client *c)
+{
+	int dev = rnd(ndevs);
+
+	op_name = "close and reopen";
+	client_close(c);
+	client_open(c, dev);
+	reopens++;
+}
+
+static void do_reads(struct fz_client *c)
+{
+	char buf[VP_VAL_MAX];
+	uint64_t resident, id;
+	int ret;
+
+	op_name = "fdinfo and sysfs";
+	ret = vp_fdinfo_size(c->fd, "drm-resident-vram", &resident);
+	if (ret)
+		mismatch("fdinfo drm-resident-vram: %s", ename(ret));
+	check_query(c, "fdinfo");
+	if (resident != snap.vram_in_use)
+		mismatch("fdinfo drm-resident-vram %" PRIu64 ", POOL_QUERY vram_in_use %" PRIu64,
+			 resident, snap.vram_in_use);
+	ret = vp_client_id(c->fd, &id);
+	if (ret)
+		mismatch("fdinfo drm-client-id: %s", ename(ret));
+	if (rnd(2)) {
+		char path[VP_PATH_LEN], dir[VP_DIR_LEN];
+
+		vp_sysfs_client_path(&devs[c->dev].d, id, dir, sizeof(dir));
+		snprintf(path, sizeof(path), "%s/persistent_mode", dir);
+		if (vp_read_line(path, buf, sizeof(buf)) == 0 &&
+		    strcmp(buf, vp_persistent_mode_str(c->mode)))
+			mismatch("sysfs %s reads %s, want %s", path, buf,
+				 vp_persistent_mode_str(c->mode));
+	}
+	check_device_vram(c->dev, "sysfs and GET_PARAM");
+}
+
+static void check_one(const struct fz_client *c, const struct fz_alloc *a)
+{
+	op_name = "a random check";
+	check_alloc_bytes(c, a, "a random check", a->size <= 256 * KiB);
+}
+
+/* ---- The steps ------------------------------------------------------------------- */
+
+static void one_step(void)
+{
+	struct fz_client *c = pick_client();
+	uint32_t r = rnd(1000);
+
+	injected = false;
+	armed = fail_nth_mode && chance(4) ? 1 + rnd(4) : 0;
+	if (r < 300)
+		do_alloc(c, false);
+	else if (r < 330)
+		do_alloc(c, true);
+	else if (r < 540)
+		do_free(c, false);
+	else if (r < 560)
+		do_free(c, true);
+	else if (r < 600)
+		do_cleanup(c, false);
+	else if (r < 610)
+		do_cleanup(c, true);
+	else if (r < 680)
+		do_install(c);
+	else if (r < 720)
+		check_query(c, "POOL_QUERY");
+	else if (r < 745)
+		do_query_hostile(c);
+	else if (r < 790)
+		do_get_param(c);
+	else if (r < 820)
+		do_set_mode(c);
+	else if (r < 840)
+		do_bad_arg(c);
+	else if (r < 850)
+		do_unaligned_arg(c);
+	else if (r < 870)
+		do_reads(c);
+	else if (r < 872)
+		do_fork(c);
+	else if (r < 876)
+		do_reopen(c);
+	else if (c->nlive)
+		check_one(c, &c->live[rnd(c->nlive)]);
+	armed = 0;
+}
+
+static void setup_memory(void)
+{
+	mem_none = mmap(NULL, VP_CPU_PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	mem_ro = mmap(NULL, VP_CPU_PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	scratch = mmap(NULL, 4 * VP_CPU_PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem_none == MAP_FAILED || mem_ro == MAP_FAILED || scratch == MAP_FAILED)
+		mismatch("mmap of the fuzzer's own memory: %s", strerror(errno));
+}
+
+static void setup_devices(void)
+{
+	struct vp_device d[VP_MAX_DEVICES];
+	int i, ret;
+
+	op_name = "setup";
+	ndevs = vp_enumerate(d, VP_MAX_DEVICES);
+	if (ndevs <= 0)
+		mismatch("no vrampool device (%s)", ename(ndevs));
+	for (i = 0; i < ndevs; i++) {
+		struct fz_dev *fd = &devs[i];
+
+		fd->d = d[i];
+		fd->probe = vp_open_device(&d[i]);
+		if (fd->probe < 0)
+			mismatch("open %s: %s", d[i].path, ename(fd->probe));
+		ret = vp_read_props(fd->probe, &fd->p);
+		if (ret)
+			mismatch("GET_PARAM of %s: %s", d[i].name, ename(ret));
+		fd->lp.alignment = fd->p.alignment;
+		fd->lp.max_page_size = fd->p.max_page_size;
+		fd->lp.exclusive_memory_only = fd->p.exclusive;
+		fd->vram_start = vp_vram_in_use(fd->probe);
+	}
+	if (vp_module_param_u64("max_allocations", &max_allocations))
+		max_allocations = UINT64_MAX;
+	if (vp_module_param_u64("max_pages", &max_pages))
+		max_pages = UINT64_MAX;
+}
+
+static void print_seen(void)
+{
+	bool err_seen[256] = { false }, code_seen[64] = { false };
+	int i, errs = 0, codes = 0;
+
+	printf("# %d distinct answers (ioctl, errno, error code):\n", nseen);
+	for (i = 0; i < nseen; i++) {
+		int e = -seen[i].err;
+
+		printf("#   %-24s %-10s code %2u: %" PRIu64 "\n", seen[i].op, ename(seen[i].err),
+		       seen[i].code, seen[i].n);
+		if (e > 0 && e < 256 && !err_seen[e]) {
+			err_seen[e] = true;
+			errs++;
+		}
+		if (seen[i].code && seen[i].code < 64 && !code_seen[seen[i].code]) {
+			code_seen[seen[i].code] = true;
+			codes++;
+		}
+	}
+	printf("# distinct errnos: %d; distinct DRM_VRAMPOOL_ERR_* codes: %d of %d\n", errs,
+	       codes, DRM_VRAMPOOL_ERR_CLIENT_LIMIT);
+}
+
+/* One seeded run; returns only when every answer matched the model. */
+static void run(uint64_t s, uint64_t n, int nc)
+{
+	struct timespec t0, t1;
+	double secs;
+	int i;
+
+	seed = s;
+	steps = n;
+	rng_state = s * 0x9e3779b97f4a7c15ULL + 1;
+	nclients = nc;
+	step = 0;
+	allocs_made = bytes_checked = forks_done = reopens = 0;
+	ops_failed_injected = ops_absorbed = 0;
+	for (i = 0; i < nclients; i++)
+		client_open(&clients[i], i % ndevs);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (step = 0; step < n; step++) {
+		one_step();
+		if (step % 1024 == 1023)
+			check_device_vram(clients[rnd(nclients)].dev, "a periodic check");
+	}
+	op_name = "the end";
+	for (i = 0; i < nclients; i++)
+		check_query(&clients[i], "the end");
+	for (i = 0; i < ndevs; i++)
+		check_device_vram(i, "the end");
+	for (i = 0; i < nclients; i++)
+		client_close(&clients[i]);
+	for (i = 0; i < ndevs; i++) {
+		uint64_t v = vp_vram_in_use(devs[i].probe);
+
+		if (v != devs[i].vram_start)
+			mismatch("%s: VRAM_IN_USE %" PRIu64 " after every client closed, %" PRIu64
+				 " at the start", devs[i].d.name, v, devs[i].vram_start);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	printf("# seed %" PRIu64 ": %" PRIu64 " steps over %d clients on %d devices in %.1f s"
+	       " (%.0f steps/s); %" PRIu64 " allocations, %" PRIu64 " bytes checked, %" PRIu64
+	       " forks, %" PRIu64 " reopens%s\n", s, n, nclients, ndevs, secs, n / (secs ?: 1),
+	       allocs_made, bytes_checked, forks_done, reopens, fail_nth_mode ? "" : "");
+	if (fail_nth_mode)
+		printf("# fail-nth: %" PRIu64 " operations failed by an injected fault, %" PRIu64
+		       " absorbed one\n", ops_failed_injected, ops_absorbed);
+}
+
+static uint64_t env_u64(const char *name, uint64_t def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtoull(v, NULL, 0) : def;
+}
+
+struct plan_item {
+	uint64_t seed, steps;
+	bool fail_nth;
+};
+
+int main(int argc, char **argv)
+{
+	struct plan_item plan[8];
+	bool debug = getenv("VRAMPOOL_TIER") && !strcmp(getenv("VRAMPOOL_TIER"), "debug");
+	uint64_t total = 0;
+	int np = 0, nc = 4, i;
+	bool one = false, nth = false;
+	uint64_t s = 0, n = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+			s = strtoull(argv[++i], NULL, 0);
+			one = true;
+		} else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
+			n = strtoull(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--clients") && i + 1 < argc) {
+			nc = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--fail-nth")) {
+			nth = true;
+		} else {
+			fprintf(stderr, "usage: %s [--seed S] [--steps N] [--clients C] [--fail-nth]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (nc < 1 || nc > MAX_CLIENTS)
+		nc = 4;
+	if (getenv("VRAMPOOL_FUZZ_SEED") && *getenv("VRAMPOOL_FUZZ_SEED")) {
+		s = env_u64("VRAMPOOL_FUZZ_SEED", 0);
+		one = true;
+	}
+	n = env_u64("VRAMPOOL_FUZZ_STEPS", n);
+	nth |= env_u64("VRAMPOOL_FUZZ_FAIL_NTH", 0) != 0;
+	printf("TAP version 13\n");
+	if (access(VP_SYSFS_MODULE_PARAMS, F_OK)) {
+		printf("1..0 # SKIP needs the vrampool module loaded\n");
+		return 4;
+	}
+	if (one) {
+		plan[np++] = (struct plan_item){ s, n ? n : 100000, nth };
+	} else {
+		/*
+		 * Sized to the CI budget from the measured rate under TCG
+		 * (about 2800 steps/s on Debian's kernel, 600-650 on the
+		 * debug kernel): about 2 minutes on Debian's, 3 on the debug one.
+		 */
+		uint64_t per = n ? n : debug ? 30000 : 110000;
+
+		plan[np++] = (struct plan_item){ 1, per, false };
+		plan[np++] = (struct plan_item){ 2, per, false };
+		plan[np++] = (struct plan_item){ (uint64_t)time(NULL), per, false };
+		if (debug)
+			plan[np++] = (struct plan_item){ 3, per * 2 / 3, true };
+	}
+	setup_memory();
+	setup_devices();
+	printf("1..%d\n", np);
+	for (i = 0; i < np; i++) {
+		fail_nth_mode = plan[i].fail_nth;
+		if (fail_nth_mode) {
+			enum vp_fault_avail av = vp_fault_available();
+
+			if (av == VP_FAULT_UNAVAILABLE) {
+				printf("ok %d fuzz fail-nth # SKIP %s\n", i + 1, VP_FAULT_SKIP_REASON);
+				continue;
+			}
+			fail_nth_fd = open(VP_FAULT_FILE, O_RDWR | O_CLOEXEC);
+			if (fail_nth_fd < 0) {
+				printf("not ok %d fuzz fail-nth: open %s: %s\n", i + 1,
+				       VP_FAULT_FILE, strerror(errno));
+				return 1;
+			}
+		}
+		printf("# seed %" PRIu64 ", %" PRIu64 " steps%s (replay: make fuzz SEED=%" PRIu64
+		       " STEPS=%" PRIu64 ")\n", plan[i].seed, plan[i].steps,
+		       fail_nth_mode ? ", fail-nth" : "", plan[i].seed, plan[i].steps);
+		run(plan[i].seed, plan[i].steps, nc);
+		total += plan[i].steps;
+		printf("ok %d fuzz seed %" PRIu64 " %" PRIu64 " steps%s\n", i + 1, plan[i].seed,
+		       plan[i].steps, fail_nth_mode ? " fail-nth" : "");
+		if (fail_nth_fd >= 0)
+			close(fail_nth_fd);
+		fail_nth_fd = -1;
+	}
+	print_seen();
+	printf("# %" PRIu64 " steps in all\n", total);
+	printf("# Totals: pass:%d fail:0 xfail:0 xpass:0 skip:0 error:0\n", np);
+	return 0;
+}

@@ -1,0 +1,609 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Storms: 4 processes x 2 threads share one open file of the first device
+ * and allocate, free, install layouts, clean up and write and check their
+ * bytes through mappings; a reader process reads sysfs (the device and
+ * every client's folder) and fdinfo all along; a victim process with a
+ * file of its own (on every device in turn) fills it and is killed with
+ * SIGKILL and restarted every 2 s; another opens and closes files in a
+ * loop. Every few seconds everyone but the readers parks, and at that
+ * quiescent sample the sum of the clients' sysfs vram must equal the
+ * device's vram_in_use (sysfs and GET_PARAM), and the shared file's fdinfo
+ * drm-resident-vram its clients/<id>/vram. At the end every surviving
+ * allocation's bytes are intact, and once all files are closed each
+ * device's VRAM in use is back to its start. Kernel reports (KASAN,
+ * lockdep, kmemleak) are the VM log checker's business.
+ *
+ * VRAMPOOL_STORM_SECS sets the duration (default 20 s; make soak: 60 s).
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vrampool_test_lib.h"
+
+#define WORKERS		4		/* processes sharing the file */
+#define THREADS		2		/* threads in each */
+#define PARKERS		(WORKERS * THREADS + 1)	/* + the open/close looper */
+#define LIVE		12		/* allocations a thread holds at most */
+#define SAMPLE_EVERY	4		/* seconds between quiescent samples */
+#define KILL_EVERY_MS	2000
+
+enum { OP_ALLOC, OP_FREE, OP_CLEANUP, OP_INSTALL, OP_QUERY, OP_CHECK, OP_READ, OP_OPEN,
+       OP_KILL, OP_SAMPLE, OP_OOM, OP_BUSY, OP_N };
+static const char *const op_names[OP_N] = {
+	"ALLOC", "FREE", "CLEANUP", "POOL_INSTALL", "POOL_QUERY", "pattern checks",
+	"sysfs/fdinfo reads", "open/close", "SIGKILLs", "quiescent samples",
+	"ALLOC OutOfMemory", "POOL_INSTALL EBUSY",
+};
+
+struct shared {
+	volatile int stop;
+	volatile int pause;
+	int parked;
+	int failed;
+	uint64_t ops[OP_N];
+	uint64_t bytes_checked;
+	char error[512];
+};
+
+static struct shared *sh;
+static struct vp_device devs[VP_MAX_DEVICES];
+static int ndevs;
+static int shared_fd;
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (__sync_lock_test_and_set(&sh->failed, 1))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sh->error, sizeof(sh->error), fmt, ap);
+	va_end(ap);
+	sh->stop = 1;
+}
+
+static void count(int op, uint64_t n)
+{
+	__sync_fetch_and_add(&sh->ops[op], n);
+}
+
+static uint32_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return (uint32_t)(*s >> 16);
+}
+
+/* Park while the parent samples: everyone who changes VRAM stops. */
+static void park_point(void)
+{
+	if (!sh->pause)
+		return;
+	__sync_fetch_and_add(&sh->parked, 1);
+	while (sh->pause && !sh->stop)
+		usleep(1000);
+	__sync_fetch_and_sub(&sh->parked, 1);
+}
+
+/* ---- Workers: threads sharing the file -------------------------------------- */
+
+struct live {
+	struct drm_vrampool_alloc a;
+	uint8_t *map;
+	size_t len;
+	uint32_t seed;
+};
+
+struct worker {
+	int id;
+	uint64_t rng;
+	struct live live[LIVE];
+	int n;
+};
+
+static size_t map_len(uint64_t page_size)
+{
+	return (size_t)vp_align_up(page_size, VP_CPU_PAGE);
+}
+
+static void check_live(struct worker *w, const struct live *l, const char *when)
+{
+	int64_t bad;
+
+	if (!l->map)
+		return;
+	bad = vp_check_words(l->map + l->a.offset, 0, l->a.size, l->seed);
+	count(OP_CHECK, 1);
+	__sync_fetch_and_add(&sh->bytes_checked, l->a.size);
+	if (bad >= 0)
+		fail("worker %d: %s: allocation %u (pool %u page %u offset %" PRIu64 ", %" PRIu64
+		     " bytes) changed at byte %" PRId64, w->id, when, l->a.handle, l->a.pool, l->a.page,
+		     (uint64_t)l->a.offset, (uint64_t)l->a.size, bad);
+}
+
+static void check_all(struct worker *w, const char *when)
+{
+	int i;
+
+	for (i = 0; i < w->n; i++)
+		check_live(w, &w->live[i], when);
+}
+
+static void w_alloc(struct worker *w)
+{
+	struct live *l;
+	uint32_t r = rnd(&w->rng);
+	uint64_t size = r % 16 == 0 ? 0 : r % 16 == 1 ? 512 * KiB + r % (1 * MiB) :
+			r % 4096 + (r % 3 ? 0 : 4096 * (r % 16));
+	uint32_t flags = r % 11 == 0 ? DRM_VRAMPOOL_ALLOC_PERSISTENT : 0;
+	int ret;
+
+	if (w->n == LIVE)
+		return;
+	l = &w->live[w->n];
+	memset(l, 0, sizeof(*l));
+	ret = vp_alloc(shared_fd, size, flags, &l->a);
+	count(OP_ALLOC, 1);
+	if (ret == -ENOSPC && l->a.error.code == DRM_VRAMPOOL_ERR_OUT_OF_MEMORY) {
+		count(OP_OOM, 1);
+		check_all(w, "after OutOfMemory");
+		return;
+	}
+	if (ret) {
+		fail("worker %d: ALLOC(%" PRIu64 ", %#x): %s code %u", w->id, size, flags,
+		     strerror(-ret), l->a.error.code);
+		return;
+	}
+	if (l->a.handle == 0) {
+		fail("worker %d: ALLOC answered handle 0", w->id);
+		return;
+	}
+	w->n++;
+	l->seed = (uint32_t)(w->id << 24) ^ rnd(&w->rng);
+	if (!size)
+		return;
+	l->len = map_len(l->a.page_size);
+	l->map = mmap(NULL, l->len, PROT_READ | PROT_WRITE, MAP_SHARED, shared_fd,
+		      l->a.mmap_offset);
+	if (l->map == MAP_FAILED) {
+		l->map = NULL;
+		fail("worker %d: mmap of a live page: %s", w->id, strerror(errno));
+		return;
+	}
+	vp_fill_words(l->map + l->a.offset, 0, size, l->seed);
+}
+
+static void w_free(struct worker *w, int i)
+{
+	struct live *l = &w->live[i];
+	int ret;
+
+	check_live(w, l, "before FREE");
+	if (l->map)
+		munmap(l->map, l->len);
+	ret = vp_free(shared_fd, l->a.handle);
+	count(OP_FREE, 1);
+	if (ret)
+		fail("worker %d: FREE(%u): %s", w->id, l->a.handle, strerror(-ret));
+	*l = w->live[--w->n];
+}
+
+static void w_install(struct worker *w)
+{
+	struct drm_vrampool_pool_entry e[4] = {
+		vp_exclusive(0, VP_ABSENT),
+		vp_sliced(256 * KiB, 64 * KiB, VP_ABSENT),
+		vp_exclusive(1 * MiB, 50),
+		vp_direct(4 * MiB),
+	};
+	struct drm_vrampool_pool_install ins;
+	uint32_t r = rnd(&w->rng);
+	int ret;
+
+	if (r % 2)
+		vp_req_list(&ins, e, 1 + r % 4, r % 3 ? DRM_VRAMPOOL_INSTALL_TEST_ONLY : 0);
+	else
+		vp_req_preset(&ins, DRM_VRAMPOOL_PRESET_SUB_SLICES, 0);
+	ret = vp_install(shared_fd, &ins);
+	count(OP_INSTALL, 1);
+	if (ret == -EBUSY && ins.error.code == DRM_VRAMPOOL_ERR_POOLS_IN_USE)
+		count(OP_BUSY, 1);
+	else if (ret)
+		fail("worker %d: POOL_INSTALL: %s code %u", w->id, strerror(-ret), ins.error.code);
+	check_all(w, "after POOL_INSTALL");
+}
+
+static void *worker_thread(void *p)
+{
+	struct worker *w = p;
+	struct vp_snap s;
+	uint32_t r;
+	int ret;
+
+	while (!sh->stop) {
+		park_point();
+		r = rnd(&w->rng) % 100;
+		if (r < 45) {
+			w_alloc(w);
+		} else if (r < 80) {
+			if (w->n)
+				w_free(w, rnd(&w->rng) % w->n);
+		} else if (r < 88) {
+			ret = vp_cleanup(shared_fd);
+			count(OP_CLEANUP, 1);
+			if (ret)
+				fail("worker %d: CLEANUP: %s", w->id, strerror(-ret));
+			check_all(w, "after CLEANUP");
+		} else if (r < 93) {
+			w_install(w);
+		} else {
+			ret = vp_snap_take(shared_fd, &s);
+			count(OP_QUERY, 1);
+			if (ret)
+				fail("worker %d: POOL_QUERY: %s", w->id, strerror(-ret));
+		}
+	}
+	/* The end: every surviving allocation intact, then freed. */
+	check_all(w, "at the end");
+	while (w->n)
+		w_free(w, 0);
+	return NULL;
+}
+
+static void worker_process(int id)
+{
+	struct worker w[THREADS];
+	pthread_t t[THREADS];
+	int i;
+
+	memset(w, 0, sizeof(w));
+	for (i = 0; i < THREADS; i++) {
+		w[i].id = id * THREADS + i;
+		w[i].rng = 0x9e3779b97f4a7c15ULL * (w[i].id + 1) ^ (uint64_t)time(NULL);
+		if (pthread_create(&t[i], NULL, worker_thread, &w[i]))
+			fail("pthread_create: %s", strerror(errno));
+	}
+	for (i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	_exit(0);
+}
+
+/* ---- Readers: sysfs and fdinfo, all along --------------------------------------- */
+
+static void read_client_dirs(const struct vp_device *dev)
+{
+	char dir[VP_DIR_LEN], path[VP_PATH_LEN], buf[VP_VAL_MAX];
+	struct vp_names names;
+	int i;
+
+	vp_sysfs_dev_path(dev, "clients", dir, sizeof(dir));
+	if (vp_list_dir(dir, &names))
+		return;
+	for (i = 0; i < names.n; i++) {
+		snprintf(path, sizeof(path), "%s/%s/vram", dir, names.v[i]);
+		vp_read_line(path, buf, sizeof(buf));	/* may be gone: a client closed */
+		snprintf(path, sizeof(path), "%s/%s/pools/0/bytes_in_use", dir, names.v[i]);
+		vp_read_line(path, buf, sizeof(buf));
+	}
+}
+
+static void *sysfs_reader(void *p)
+{
+	int i;
+
+	(void)p;
+	while (!sh->stop) {
+		for (i = 0; i < ndevs; i++) {
+			vp_sysfs_dev_u64(&devs[i], "vram_in_use");
+			vp_sysfs_dev_u64(&devs[i], "client_count");
+			read_client_dirs(&devs[i]);
+		}
+		count(OP_READ, 1);
+	}
+	return NULL;
+}
+
+static void *fdinfo_reader(void *p)
+{
+	uint64_t v;
+	int ret;
+
+	(void)p;
+	while (!sh->stop) {
+		ret = vp_fdinfo_size(shared_fd, "drm-resident-vram", &v);
+		if (ret)
+			fail("fdinfo drm-resident-vram of the shared file: %s", strerror(-ret));
+		count(OP_READ, 1);
+	}
+	return NULL;
+}
+
+static void reader_process(void)
+{
+	pthread_t a, b;
+
+	pthread_create(&a, NULL, sysfs_reader, NULL);
+	pthread_create(&b, NULL, fdinfo_reader, NULL);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	_exit(0);
+}
+
+/* ---- The victim (killed and restarted) and the open/close looper --------------- */
+
+static void victim_process(int dev)
+{
+	struct drm_vrampool_alloc a;
+	uint64_t rng = (uint64_t)getpid() * 0x2545f4914f6cdd1dULL;
+	int fd = vp_open_device(&devs[dev]);
+	uint8_t *m;
+
+	if (fd < 0)
+		_exit(1);
+	for (;;) {
+		uint64_t size = 1 + rnd(&rng) % (256 * KiB);
+
+		if (vp_alloc(fd, size, rnd(&rng) % 5 ? 0 : DRM_VRAMPOOL_ALLOC_PERSISTENT, &a)) {
+			vp_cleanup(fd);
+			continue;
+		}
+		m = mmap(NULL, map_len(a.page_size), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			 a.mmap_offset);
+		if (m != MAP_FAILED)
+			memset(m + a.offset, 0x5a, size);	/* kept mapped: killed with it */
+		if (rnd(&rng) % 3 == 0)
+			vp_free(fd, a.handle);
+	}
+}
+
+static void looper_process(void)
+{
+	int i = 0, fd;
+
+	while (!sh->stop) {
+		park_point();
+		fd = vp_open_device(&devs[i++ % ndevs]);
+		if (fd < 0) {
+			fail("open/close looper: open: %s", strerror(-fd));
+			break;
+		}
+		if (i % 4 == 0) {
+			struct drm_vrampool_alloc a;
+
+			vp_alloc(fd, 4096, 0, &a);	/* freed by the close */
+		}
+		close(fd);
+		count(OP_OPEN, 1);
+	}
+	_exit(0);
+}
+
+/* ---- The parent: samples, kills, the end --------------------------------------- */
+
+static pid_t spawn(void (*fn)(int), int arg)
+{
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		fail("fork: %s", strerror(errno));
+		return -1;
+	}
+	if (!pid)
+		fn(arg);
+	return pid;
+}
+
+static void reader_entry(int arg)
+{
+	(void)arg;
+	reader_process();
+}
+
+static void looper_entry(int arg)
+{
+	(void)arg;
+	looper_process();
+}
+
+static void kill_victim(pid_t *victim)
+{
+	int status;
+
+	if (*victim <= 0)
+		return;
+	kill(*victim, SIGKILL);
+	waitpid(*victim, &status, 0);
+	if (!WIFSIGNALED(status))
+		fail("the victim exited by itself: status %#x", status);
+	*victim = -1;
+	count(OP_KILL, 1);
+}
+
+/* Sum of clients/<id>/vram of a device; every client is parked. */
+static int clients_vram(const struct vp_device *dev, uint64_t *sum, int *n)
+{
+	char dir[VP_DIR_LEN], path[VP_PATH_LEN];
+	struct vp_names names;
+	uint64_t v;
+	int i, ret;
+
+	*sum = 0;
+	vp_sysfs_dev_path(dev, "clients", dir, sizeof(dir));
+	ret = vp_list_dir(dir, &names);
+	if (ret)
+		return ret;
+	*n = names.n;
+	for (i = 0; i < names.n; i++) {
+		snprintf(path, sizeof(path), "%s/%s/vram", dir, names.v[i]);
+		ret = vp_read_u64_file(path, &v);
+		if (ret)
+			return ret;
+		*sum += v;
+	}
+	return 0;
+}
+
+static void sample(int probe_fd[])
+{
+	char dir[VP_DIR_LEN], path[VP_PATH_LEN];
+	uint64_t sum, sys, param, resident, mine, id;
+	int i, n, waited = 0, ret;
+
+	sh->pause = 1;
+	while (__sync_fetch_and_add(&sh->parked, 0) < PARKERS && !sh->stop && waited++ < 30000)
+		usleep(1000);
+	if (sh->stop)
+		goto out;
+	if (waited >= 30000) {
+		fail("the workers did not park within 30 s (%d of %d)", sh->parked, PARKERS);
+		goto out;
+	}
+	for (i = 0; i < ndevs; i++) {
+		ret = clients_vram(&devs[i], &sum, &n);
+		if (ret) {
+			fail("%s: reading clients/*/vram: %s", devs[i].name, strerror(-ret));
+			goto out;
+		}
+		sys = vp_sysfs_dev_u64(&devs[i], "vram_in_use");
+		param = vp_vram_in_use(probe_fd[i]);
+		if (sum != sys || sys != param)
+			fail("%s quiescent: the %d clients' vram sum to %" PRIu64 ", vram_in_use %"
+			     PRIu64 ", GET_PARAM %" PRIu64, devs[i].name, n, sum, sys, param);
+	}
+	if (!vp_fdinfo_size(shared_fd, "drm-resident-vram", &resident) &&
+	    !vp_client_id(shared_fd, &id)) {
+		vp_sysfs_client_path(&devs[0], id, dir, sizeof(dir));
+		snprintf(path, sizeof(path), "%s/vram", dir);
+		if (vp_read_u64_file(path, &mine) || mine != resident)
+			fail("the shared file: fdinfo drm-resident-vram %" PRIu64 ", sysfs %s %"
+			     PRIu64, resident, path, mine);
+	}
+	count(OP_SAMPLE, 1);
+out:
+	sh->pause = 0;
+}
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+int main(void)
+{
+	const char *env = getenv("VRAMPOOL_STORM_SECS");
+	double secs = env && *env ? atof(env) : 20, t0, next_kill, next_sample;
+	pid_t workers[WORKERS], reader, looper, victim = -1;
+	int probe_fd[VP_MAX_DEVICES];
+	uint64_t start[VP_MAX_DEVICES], v;
+	int i, status, victim_dev = 0, ret, rc = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n");
+	ndevs = vp_enumerate(devs, VP_MAX_DEVICES);
+	if (ndevs <= 0) {
+		printf("1..0 # SKIP no vrampool device\n");
+		return 4;
+	}
+	printf("1..1\n");
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		return 1;
+	memset(sh, 0, sizeof(*sh));
+	for (i = 0; i < ndevs; i++) {
+		probe_fd[i] = vp_open_device(&devs[i]);
+		if (probe_fd[i] < 0) {
+			printf("not ok 1 storm: open %s: %s\n", devs[i].path, strerror(-probe_fd[i]));
+			return 1;
+		}
+		start[i] = vp_vram_in_use(probe_fd[i]);
+	}
+	shared_fd = vp_open_device(&devs[0]);
+	if (shared_fd < 0) {
+		printf("not ok 1 storm: open %s: %s\n", devs[0].path, strerror(-shared_fd));
+		return 1;
+	}
+	printf("# %.0f s on %s (shared by %d processes x %d threads), %d devices\n", secs,
+	       devs[0].name, WORKERS, THREADS, ndevs);
+
+	for (i = 0; i < WORKERS; i++)
+		workers[i] = spawn(worker_process, i);
+	reader = spawn(reader_entry, 0);
+	looper = spawn(looper_entry, 0);
+	t0 = now();
+	next_kill = t0 + KILL_EVERY_MS / 1000.0;
+	next_sample = t0 + SAMPLE_EVERY;
+	while (!sh->stop && now() - t0 < secs) {
+		if (victim < 0)
+			victim = spawn(victim_process, victim_dev++ % ndevs);
+		if (now() >= next_kill) {
+			kill_victim(&victim);
+			next_kill += KILL_EVERY_MS / 1000.0;
+		}
+		if (now() >= next_sample) {
+			kill_victim(&victim);
+			sample(probe_fd);
+			next_sample += SAMPLE_EVERY;
+		}
+		usleep(20000);
+	}
+	kill_victim(&victim);
+	/* One sample with everyone parked, then the end. */
+	if (!sh->stop)
+		sample(probe_fd);
+	sh->stop = 1;
+	for (i = 0; i < WORKERS; i++) {
+		waitpid(workers[i], &status, 0);
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			fail("worker process %d: status %#x", i, status);
+	}
+	waitpid(reader, &status, 0);
+	waitpid(looper, &status, 0);
+	close(shared_fd);
+	for (i = 0; i < ndevs; i++) {
+		v = vp_vram_in_use(probe_fd[i]);
+		if (v != start[i])
+			fail("%s: VRAM_IN_USE %" PRIu64 " after every file closed, %" PRIu64
+			     " at the start", devs[i].name, v, start[i]);
+		close(probe_fd[i]);
+	}
+	for (i = 0; i < OP_N; i++)
+		printf("# %-22s %" PRIu64 "\n", op_names[i], sh->ops[i]);
+	printf("# bytes checked: %" PRIu64 "\n", sh->bytes_checked);
+	ret = sh->failed;
+	if (ret) {
+		printf("# %s\n", sh->error);
+		printf("not ok 1 storm\n");
+		rc = 1;
+	} else if (!sh->ops[OP_SAMPLE] || !sh->ops[OP_KILL] || !sh->ops[OP_ALLOC]) {
+		printf("not ok 1 storm: it did not get going (%" PRIu64 " samples, %" PRIu64
+		       " kills, %" PRIu64 " allocations)\n", sh->ops[OP_SAMPLE], sh->ops[OP_KILL],
+		       sh->ops[OP_ALLOC]);
+		rc = 1;
+	} else {
+		printf("ok 1 storm\n");
+	}
+	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n", !rc, rc);
+	return rc;
+}
