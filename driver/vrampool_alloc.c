@@ -20,6 +20,7 @@
 #include "vrampool_modparams.h"
 #include "vrampool_pool.h"
 #include "vrampool_pool_set.h"
+#include "vrampool_reclaim.h"
 #include "vrampool_trace.h"
 #include "vrampool_xa.h"
 
@@ -156,10 +157,54 @@ static void periodic_cleanup(struct vrampool_client *client)
 		vrampool_pool_cleanup(client->pool_set->pools[i], false, client->alloc_nr);
 }
 
+/* ---- quota and reclaim (DOC: reclaim, in vrampool_reclaim.c) ---------- */
+
+/* A new page would pass the device's VRAM quota: the quota, what is held. */
+static int quota_error(struct vrampool_client *client, struct drm_vrampool_alloc_error *err,
+		       u64 size)
+{
+	err->code = DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED;
+	err->size = size;
+	err->capacity = client->quota_refused;
+	err->in_use = vrampool_client_vram(client);
+	return -EDQUOT;
+}
+
+/*
+ * VRAM cannot hold the request even after the client's own cleanup: takes
+ * other clients' free pages, the idlest first, and routes again after
+ * each. The client lock is dropped for each step and retaken (without
+ * interruption: the caller holds it on return, whatever happens).
+ */
+static int route_reclaiming(struct vrampool_client *client, struct drm_vrampool_alloc *args,
+			    struct vrampool_alloc *a)
+{
+	struct vrampool_reclaim walk;
+	u64 freed;
+	int ret = -ENOSPC;
+
+	vrampool_reclaim_start(&walk, client);
+	do {
+		mutex_unlock(&client->lock);
+		freed = vrampool_reclaim_next(&walk);
+		mutex_lock(&client->lock);
+		if (!freed)
+			break;
+		/* Other threads of the file may have allocated meanwhile. */
+		ret = check_allocation_limit(client, args);
+		if (!ret) {
+			client->quota_refused = 0;
+			ret = route(client, args->size, args->flags, a, &args->error);
+		}
+	} while (ret == -ENOSPC && !args->error.code);
+	return ret;
+}
+
 /*
  * Places @a, retrying once after an explicit cleanup if VRAM is full or
- * the client is at its page limit: its own free cached pages must not make
- * it fail.
+ * the client is at its page limit or VRAM quota: its own free cached pages
+ * must not make it fail; then, if VRAM is still full, after reclaiming
+ * other clients' free pages.
  */
 static int client_alloc(struct vrampool_client *client, struct drm_vrampool_alloc *args,
 			struct vrampool_alloc *a)
@@ -167,6 +212,8 @@ static int client_alloc(struct vrampool_client *client, struct drm_vrampool_allo
 	int ret;
 
 	client->alloc_nr++;
+	client->quota_refused = 0;
+	WRITE_ONCE(client->last_alloc, atomic64_inc_return(&client->vdev->alloc_clock));
 	periodic_cleanup(client);
 
 	ret = route(client, args->size, args->flags, a, &args->error);
@@ -174,11 +221,16 @@ static int client_alloc(struct vrampool_client *client, struct drm_vrampool_allo
 		return ret;
 
 	vrampool_client_cleanup(client);
+	client->quota_refused = 0;
 	ret = route(client, args->size, args->flags, a, &args->error);
+	if (ret == -ENOSPC && !args->error.code)
+		ret = route_reclaiming(client, args, a);
 	if (args->error.code)
 		return ret;
 	if (ret == -ENOSPC)
 		return alloc_error(&args->error, DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, args->size);
+	if (ret == -EDQUOT && client->quota_refused)
+		return quota_error(client, &args->error, args->size);
 	if (ret == -EDQUOT)
 		return limit_error(&args->error, DRM_VRAMPOOL_LIMIT_PAGES,
 				   vrampool_modparam.max_pages, client->pages, args->size);
@@ -333,8 +385,14 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 	/* Killable: a reader of the pools need not wait in D state (DOC: Locking). */
 	if (mutex_lock_killable(&client->lock))
 		return -EINTR;
-	entry = xa_erase(&client->handles, args->handle);
+	/*
+	 * A handle reserved by an ALLOC still under way loads as NULL; erasing
+	 * it would drop the reservation while that ALLOC, reclaiming without
+	 * the client lock, still counts on it.
+	 */
+	entry = xa_load(&client->handles, args->handle);
 	if (entry) {
+		xa_erase(&client->handles, args->handle);
 		trace_free(client, args->handle, entry);
 		vrampool_alloc_entry_free(client, entry);
 	}

@@ -46,8 +46,23 @@ static struct vrampool_client *backing_to_client(const struct vrampool_backing *
 }
 
 /*
+ * Whether a new page of @size would take the client past the device's
+ * VRAM quota; if so the quota is recorded for the ALLOC's error.
+ */
+static bool client_over_quota(struct vrampool_client *client, u64 size)
+{
+	u64 quota = READ_ONCE(client->vdev->vram_quota);
+
+	if (!quota || vrampool_client_vram(client) + PAGE_ALIGN(size) <= quota)
+		return false;
+	client->quota_refused = quota;
+	return true;
+}
+
+/*
  * A page of a client's pool is one pinned VRAM BO only its file may map;
- * the client holds at most max_pages of them.
+ * the client holds at most max_pages of them, and at most the device's
+ * vram_quota bytes of VRAM.
  */
 static int client_back(const struct vrampool_backing *backing, struct vrampool_pool_page *ppage)
 {
@@ -56,6 +71,8 @@ static int client_back(const struct vrampool_backing *backing, struct vrampool_p
 	int ret;
 
 	if (client->pages >= vrampool_modparam.max_pages)
+		return -EDQUOT;
+	if (client_over_quota(client, ppage->size))
 		return -EDQUOT;
 
 	ret = vrampool_bo_create(client->vdev, ppage->size, ttm_bo_type_device, &bo);
@@ -237,28 +254,51 @@ void vrampool_client_cleanup(struct vrampool_client *client)
 }
 
 /**
+ * vrampool_client_purgeable() - VRAM of a client's free cached pages
+ * @client: the client, locked
+ *
+ * Return: bytes of VRAM its pages without a live allocation hold: what a
+ * cleanup, or reclaim by another client, would give back.
+ */
+u64 vrampool_client_purgeable(struct vrampool_client *client)
+{
+	lockdep_assert_held(&client->lock);
+	return vrampool_pool_free_vram(client->persistent) +
+	       vrampool_pool_set_free_vram(client->pool_set);
+}
+
+/**
  * vrampool_client_show_fdinfo() - &drm_driver.show_fdinfo: drm-usage-stats
  * @p: where to print
  * @file: the client's file
  *
  * Reports the VRAM charged to the client (vrampool_client_vram()) as
- * resident private memory, and of it what its orphans hold and how many
- * there are (``vrampool-orphan-vram``, ``vrampool-orphans``).
+ * resident private memory, of it what its orphans hold and how many there
+ * are (``vrampool-orphan-vram``, ``vrampool-orphans``), its free cached
+ * pages as purgeable (``drm-purgeable-vram``), and what other clients'
+ * reclaim took from it (``vrampool-reclaimed-bytes``, ``-pages``).
  */
 void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
 	struct vrampool_client *client = file->driver_priv;
 	struct drm_memory_stats stats = {};
+	u64 reclaimed_bytes, reclaimed_pages;
 
 	/* A reader that is killed prints nothing rather than wait on. */
 	if (mutex_lock_killable(&client->lock))
 		return;
 	stats.private = vrampool_client_vram(client);
+	stats.purgeable = vrampool_client_purgeable(client);
+	reclaimed_bytes = client->reclaimed_bytes;
+	reclaimed_pages = client->reclaimed_pages;
 	mutex_unlock(&client->lock);
 	stats.resident = stats.private;
-	drm_print_memory_stats(p, &stats, DRM_GEM_OBJECT_RESIDENT, "vram");
+	drm_print_memory_stats(p, &stats, DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_PURGEABLE,
+			       "vram");
 	drm_printf(p, "vrampool-orphan-vram:\t%llu\n", vrampool_orphans_bytes(&client->orphans));
 	drm_printf(p, "vrampool-orphans:\t%llu\n", vrampool_orphans_count(&client->orphans));
+	drm_printf(p, "vrampool-reclaimed-bytes:\t%llu\n", reclaimed_bytes);
+	drm_printf(p, "vrampool-reclaimed-pages:\t%llu\n", reclaimed_pages);
 }
 
 /* The dynamic pools may be replaced only while they hold no allocation. */

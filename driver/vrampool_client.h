@@ -20,7 +20,12 @@ struct drm_printer;
  *
  * 1. &vrampool_device.clients_lock protects the device's client list. It
  *    is held alone to add or remove a client, and around the client lock
- *    by the debugfs ``clients`` file.
+ *    by the debugfs ``clients`` file and by reclaim (DOC: reclaim, in
+ *    vrampool_reclaim.c): an ALLOC that VRAM cannot hold drops its own
+ *    client lock, takes the clients lock, then the lock of one other
+ *    client at a time, and retakes its own after dropping both. No path
+ *    holds two client locks, nor takes the clients lock under a client
+ *    lock.
  * 2. &vrampool_client.sysfs_lock serialises a client's installs and their
  *    changes to its sysfs folders (client_install() in vrampool_client.c).
  * 3. &vrampool_client.lock protects all of a client: its pool set, its
@@ -57,10 +62,14 @@ struct drm_printer;
  * CLEANUP give memory back, and their ABI has no -EINTR), but a task
  * waiting behind a long ALLOC can still be killed instead of sitting in D
  * state; a killed fdinfo read prints nothing. sysfs show() and debugfs use
- * mutex_lock(); the clients lock is held only around list operations.
- * postclose takes no client lock: no ioctl runs on a closed file, and it
- * removes the client's folder and unlinks it from the clients list before
- * it frees anything.
+ * mutex_lock(); the clients lock is held around list operations and
+ * reclaim's cleanup of one client (whose lock reclaim takes with
+ * mutex_lock(): it gives memory back). An ALLOC that reclaims retakes its
+ * own lock with mutex_lock(): it must hold it again to give its handle
+ * back, and waits only behind another thread of the same file. postclose
+ * takes no client lock: no ioctl runs on a closed file, and it removes the
+ * client's folder and unlinks it from the clients list before it frees
+ * anything.
  *
  * Unplug: every ioctl runs inside drm_dev_enter() (vrampool_drv.c), and so
  * does open(); drm_dev_unplug() waits for them, and no path waits for an
@@ -72,6 +81,7 @@ void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file);
 void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 void vrampool_client_cleanup(struct vrampool_client *client);
 u64 vrampool_client_vram(struct vrampool_client *client);
+u64 vrampool_client_purgeable(struct vrampool_client *client);
 
 int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int vrampool_pool_query_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

@@ -68,6 +68,21 @@ struct vrampool_client {
 	u64 alloc_nr;
 	/** @persistent_mode: a DRM_VRAMPOOL_PERSISTENT_* mode */
 	u32 persistent_mode;
+	/**
+	 * @last_alloc: &vrampool_device.alloc_clock at its last ALLOC, 0
+	 * before any; written under @lock, read by reclaim under
+	 * &vrampool_device.clients_lock (READ_ONCE(), DOC: reclaim)
+	 */
+	u64 last_alloc;
+	/**
+	 * @quota_refused: the quota a new page was refused under in this
+	 * ALLOC, 0 if none was; reset by each ALLOC
+	 */
+	u64 quota_refused;
+	/** @reclaimed_bytes: VRAM other clients' reclaim took from its free pages */
+	u64 reclaimed_bytes;
+	/** @reclaimed_pages: how many pages (and buffers) that was */
+	u64 reclaimed_pages;
 	/** @sysfs: clients/<id>/, private to vrampool_sysfs.c; changed under @sysfs_lock */
 	struct vrampool_client_sysfs *sysfs;
 	/** @sysfs_lock: serialises installs, and their changes to @sysfs */

@@ -128,6 +128,7 @@ static int device_init(struct vrampool_device *vdev)
 	if (ret)
 		return ret;
 	INIT_LIST_HEAD(&vdev->clients);
+	vdev->vram_quota = vrampool_modparam.vram_quota;
 
 	/* Nothing may fail once the node is registered: sysfs comes first. */
 	ret = vrampool_sysfs_init(vdev);

@@ -88,8 +88,20 @@ struct vrampool_device {
 	atomic_t client_count;
 	/** @clients_lock: protects @clients */
 	struct mutex clients_lock;
-	/** @clients: open clients, for debugfs */
+	/** @clients: open clients, for debugfs and reclaim */
 	struct list_head clients;
+	/**
+	 * @vram_quota: VRAM one client may hold, in bytes, 0 for no limit;
+	 * from the module parameter vram_quota, changed through sysfs
+	 * (READ_ONCE(), WRITE_ONCE())
+	 */
+	u64 vram_quota;
+	/** @alloc_clock: counts ALLOCs, the clock of &vrampool_client.last_alloc */
+	atomic64_t alloc_clock;
+	/** @reclaimed_bytes: VRAM reclaim has taken from clients, in total */
+	atomic64_t reclaimed_bytes;
+	/** @reclaimed_pages: how many pages (and buffers) that was */
+	atomic64_t reclaimed_pages;
 };
 
 #endif /* _VRAMPOOL_DEVICE_TYPES_H_ */

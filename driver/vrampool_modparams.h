@@ -34,6 +34,8 @@ struct vrampool_modparams {
 	unsigned int max_allocations;
 	/** @max_pages: pool pages a client may hold across all its pools, at least 1 */
 	unsigned int max_pages;
+	/** @vram_quota: default VRAM quota of a client in bytes, 0 for none */
+	u64 vram_quota;
 };
 
 extern struct vrampool_modparams vrampool_modparam;

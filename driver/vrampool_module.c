@@ -69,6 +69,10 @@ MODULE_PARM_DESC(max_pages,
 		 "Pool pages each client may hold across all its pools, free cached ones included; at least 1 (default "
 		 __stringify(VRAMPOOL_DEFAULT_MAX_PAGES) ")");
 
+module_param_named(vram_quota, vrampool_modparam.vram_quota, ullong, 0444);
+MODULE_PARM_DESC(vram_quota,
+		 "VRAM each client may hold, in bytes, free cached pages included; the default of each device's sysfs vram_quota (default 0: no quota)");
+
 /* The backends, registered in this order and unregistered in reverse. */
 static const struct {
 	int (*init)(void);

@@ -576,6 +576,28 @@ void vrampool_pool_free(struct vrampool_alloc *a)
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free);
 
 /**
+ * vrampool_pool_free_vram() - VRAM of the pool's pages that hold no allocation
+ * @pool: the pool, its client locked
+ *
+ * What an explicit cleanup would give back now: wholly free sliced pages,
+ * free exclusive pages, free direct and persistent buffers.
+ *
+ * Return: bytes of VRAM those pages hold.
+ */
+u64 vrampool_pool_free_vram(const struct vrampool_pool *pool)
+{
+	const struct vrampool_pool_page *ppage;
+	u64 vram = 0;
+
+	list_for_each_entry(ppage, &pool->by_age, age_link) {
+		if (!ppage->live)
+			vram += ppage->vram;
+	}
+	return vram;
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free_vram);
+
+/**
  * vrampool_pool_drop() - forget a live allocation of a pool about to be destroyed
  * @a: the allocation, which the caller then frees
  *

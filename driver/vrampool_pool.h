@@ -224,5 +224,6 @@ void vrampool_pool_drop(struct vrampool_alloc *a);
 void vrampool_pool_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
 bool vrampool_pool_has_size(struct vrampool_pool *pool, u64 size);
 u64 vrampool_pool_capacity(const struct vrampool_pool *pool);
+u64 vrampool_pool_free_vram(const struct vrampool_pool *pool);
 
 #endif /* _VRAMPOOL_POOL_H_ */

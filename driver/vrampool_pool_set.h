@@ -33,5 +33,6 @@ void vrampool_pool_set_destroy(struct vrampool_pool_set *set);
 void vrampool_pool_set_cleanup(struct vrampool_pool_set *set, bool explicit, u64 alloc_nr);
 u64 vrampool_pool_set_allocations(const struct vrampool_pool_set *set, u64 *bytes);
 u64 vrampool_pool_set_vram(const struct vrampool_pool_set *set);
+u64 vrampool_pool_set_free_vram(const struct vrampool_pool_set *set);
 
 #endif /* _VRAMPOOL_POOL_SET_H_ */

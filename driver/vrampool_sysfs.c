@@ -53,9 +53,11 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/bits.h>
 #include <linux/cleanup.h>
 #include <linux/device.h>
 #include <linux/kobject.h>
+#include <linux/kstrtox.h>
 #include <linux/overflow.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
@@ -104,6 +106,8 @@ struct vrampool_sysfs_dir {
 
 typedef ssize_t (*vrampool_sysfs_show_t)(struct kobject *kobj, struct kobj_attribute *attr,
 					  char *buf);
+typedef ssize_t (*vrampool_sysfs_store_t)(struct kobject *kobj, struct kobj_attribute *attr,
+					   const char *buf, size_t count);
 
 static struct vrampool_sysfs_attr *to_vattr(struct kobj_attribute *ka)
 {
@@ -118,6 +122,8 @@ static struct vrampool_sysfs_attr *to_vattr(struct kobj_attribute *ka)
  * @n: how many files
  * @mode: their mode: 0444 for the device's totals, 0400 for a client's
  * @show: what reads them; a file's &vrampool_sysfs_attr tells which value
+ * @store: what writes the files of @writable, or NULL
+ * @writable: a bit per file (1 << its index) that root may write (0644)
  * @obj: what they show
  *
  * The folder is a kobject from kobject_create_and_add(); the attributes are
@@ -128,7 +134,8 @@ static struct vrampool_sysfs_attr *to_vattr(struct kobj_attribute *ka)
  */
 static struct vrampool_sysfs_dir *
 dir_create(struct kobject *parent, const char *name, const char *const *names,
-	   unsigned int n, umode_t mode, vrampool_sysfs_show_t show, void *obj)
+	   unsigned int n, umode_t mode, vrampool_sysfs_show_t show,
+	   vrampool_sysfs_store_t store, unsigned long writable, void *obj)
 {
 	struct vrampool_sysfs_dir *dir;
 	size_t size = struct_size(dir, attrs, n);
@@ -147,6 +154,10 @@ dir_create(struct kobject *parent, const char *name, const char *const *names,
 		a->ka.attr.name = names[i];
 		a->ka.attr.mode = mode;
 		a->ka.show = show;
+		if (store && (writable & BIT(i))) {
+			a->ka.attr.mode = 0644;
+			a->ka.store = store;
+		}
 		a->obj = obj;
 		a->field = i;
 		dir->ptrs[i] = &a->ka.attr;
@@ -185,7 +196,8 @@ static void dir_remove(struct vrampool_sysfs_dir *dir)
 
 enum dev_field {
 	DF_VRAM_SIZE, DF_VRAM_IN_USE, DF_ALIGNMENT, DF_MAX_PAGE_SIZE,
-	DF_EXCLUSIVE_MEMORY_ONLY, DF_CLIENT_COUNT, DF_COUNT,
+	DF_EXCLUSIVE_MEMORY_ONLY, DF_CLIENT_COUNT, DF_VRAM_QUOTA, DF_RECLAIMED,
+	DF_RECLAIMED_PAGES, DF_COUNT,
 };
 
 static const char *const dev_files[DF_COUNT] = {
@@ -195,6 +207,9 @@ static const char *const dev_files[DF_COUNT] = {
 	[DF_MAX_PAGE_SIZE] = "max_page_size",
 	[DF_EXCLUSIVE_MEMORY_ONLY] = "exclusive_memory_only",
 	[DF_CLIENT_COUNT] = "client_count",
+	[DF_VRAM_QUOTA] = "vram_quota",
+	[DF_RECLAIMED] = "reclaimed",
+	[DF_RECLAIMED_PAGES] = "reclaimed_pages",
 };
 
 static ssize_t dev_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
@@ -219,11 +234,36 @@ static ssize_t dev_show(struct kobject *kobj, struct kobj_attribute *attr, char 
 	case DF_EXCLUSIVE_MEMORY_ONLY:
 		v = vdev->props.exclusive_memory_only;
 		break;
+	case DF_VRAM_QUOTA:
+		v = READ_ONCE(vdev->vram_quota);
+		break;
+	case DF_RECLAIMED:
+		v = atomic64_read(&vdev->reclaimed_bytes);
+		break;
+	case DF_RECLAIMED_PAGES:
+		v = atomic64_read(&vdev->reclaimed_pages);
+		break;
 	default:
 		v = atomic_read(&vdev->client_count);
 		break;
 	}
 	return sysfs_emit(buf, "%llu\n", v);
+}
+
+/* vram_quota: a number of bytes, 0 for none; the mode lets root alone write. */
+static ssize_t dev_store(struct kobject *kobj, struct kobj_attribute *attr, const char *buf,
+			 size_t count)
+{
+	struct vrampool_sysfs_attr *a = to_vattr(attr);
+	struct vrampool_device *vdev = a->obj;
+	u64 v;
+	int ret;
+
+	ret = kstrtou64(buf, 10, &v);
+	if (ret)
+		return ret;
+	WRITE_ONCE(vdev->vram_quota, v);
+	return count;
 }
 
 static void vrampool_sysfs_fini(void *data)
@@ -267,7 +307,7 @@ int vrampool_sysfs_init(struct vrampool_device *vdev)
 		return ret;
 
 	dir = dir_create(&vdev->drm.dev->kobj, "vrampool", dev_files, DF_COUNT, 0444, dev_show,
-			 vdev);
+			 dev_store, BIT(DF_VRAM_QUOTA), vdev);
 	if (!dir)
 		return -ENOMEM;
 
@@ -304,7 +344,8 @@ struct vrampool_client_sysfs {
 };
 
 enum client_field {
-	CF_PID, CF_COMM, CF_GENERATION, CF_PERSISTENT_MODE, CF_VRAM, CF_COUNT,
+	CF_PID, CF_COMM, CF_GENERATION, CF_PERSISTENT_MODE, CF_VRAM, CF_PURGEABLE, CF_RECLAIMED,
+	CF_RECLAIMED_PAGES, CF_COUNT,
 };
 
 static const char *const client_files[CF_COUNT] = {
@@ -313,6 +354,9 @@ static const char *const client_files[CF_COUNT] = {
 	[CF_GENERATION] = "generation",
 	[CF_PERSISTENT_MODE] = "persistent_mode",
 	[CF_VRAM] = "vram",
+	[CF_PURGEABLE] = "purgeable",
+	[CF_RECLAIMED] = "reclaimed",
+	[CF_RECLAIMED_PAGES] = "reclaimed_pages",
 };
 
 static ssize_t client_pid_emit(struct drm_file *file, char *buf)
@@ -366,6 +410,13 @@ static ssize_t client_show(struct kobject *kobj, struct kobj_attribute *attr, ch
 		return sysfs_emit(buf, "%llu\n", client->generation);
 	case CF_PERSISTENT_MODE:
 		return sysfs_emit(buf, "%s\n", persistent_modes[client->persistent_mode]);
+	case CF_PURGEABLE:
+		return sysfs_emit(buf, "%llu\n", vrampool_pool_free_vram(client->persistent) +
+				  vrampool_pool_set_free_vram(client->pool_set));
+	case CF_RECLAIMED:
+		return sysfs_emit(buf, "%llu\n", client->reclaimed_bytes);
+	case CF_RECLAIMED_PAGES:
+		return sysfs_emit(buf, "%llu\n", client->reclaimed_pages);
 	default:
 		return sysfs_emit(buf, "%llu\n", vrampool_client_vram(client));
 	}
@@ -545,7 +596,7 @@ static int client_dirs_add(struct vrampool_client_sysfs *cs, struct kobject *cli
 
 	snprintf(name, sizeof(name), "%llu", client->file->client_id);
 	cs->dir = dir_create(clients, name, client_files, CF_COUNT, CLIENT_FILE_MODE,
-			     client_show, client);
+			     client_show, NULL, 0, client);
 	if (!cs->dir)
 		return -ENOMEM;
 	cs->pools = kobject_create_and_add("pools", cs->dir->kobj);

@@ -6,7 +6,8 @@
 # device, `run` scripts (allocations, frees, CPU writes and checks, the
 # documented errors through expect-error with their exact messages,
 # persistent modes), stat and map of a script's client, stat --all while
-# another process holds a client, watch --count, and the exit codes.
+# another process holds a client, top with two other processes' clients
+# (text, frames, JSON), watch --count, and the exit codes.
 #
 # The VM has busybox and no python3: JSON is checked here for its
 # structure only (one line, balanced, no trailing comma, strings closed)
@@ -20,8 +21,10 @@
 V=${VRAMPOOLCTL:-vrampoolctl}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vrampool_cli_test.XXXXXX") || exit 1
 BG=""
+BG2=""
 cleanup() {
 	[ -n "$BG" ] && kill "$BG" 2> /dev/null
+	[ -n "$BG2" ] && kill "$BG2" 2> /dev/null
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -409,6 +412,80 @@ tests_all_clients() {
 	end
 }
 
+# bg_run SCRIPT LINE: vrampoolctl run SCRIPT in the background on $d, until
+# its output has LINE's start; its pid in $BGPID.
+bg_run() {
+	"$V" run --device "$d" "$1" > "$1.out" 2>&1 &
+	BGPID=$!
+	i=0
+	while ! grep -q "^$2" "$1.out" && [ $i -lt 30 ]; do
+		sleep 1
+		i=$((i + 1))
+	done
+}
+
+tests_top() {
+	d=${DEVS%% *}
+	if [ -z "$COUNT" ]; then
+		# One client holds 4 KiB live (3000 bytes) and an 8 KiB free cached
+		# buffer, the other 64 KiB, all live.
+		printf 'install direct\nalloc x 3000\nalloc y 8192\nfree y\nsleep 60\n' > "$TMP/t1.vps"
+		printf 'install direct\nalloc z 65536\nsleep 60\n' > "$TMP/t2.vps"
+		bg_run "$TMP/t1.vps" "free y: "
+		BG=$BGPID
+		bg_run "$TMP/t2.vps" "alloc z 65536: "
+		BG2=$BGPID
+		cdir=$(ls -d /sys/class/accel/accel*/device/vrampool/clients 2> /dev/null | head -n 1)
+		# This module publishes a client's free cached VRAM and what reclaim
+		# took from it, or it does not (then top prints "-", JSON null).
+		if ls "$cdir"/*/purgeable > /dev/null 2>&1; then
+			CACHED1="8.00 KiB" CACHED2="0 B" RECL="0 B" JC1=8192 JC2=0 JR=0
+		else
+			CACHED1="-" CACHED2="-" RECL="-" JC1=null JC2=null JR=null
+		fi
+	fi
+
+	t "top --iterations 2: two frames, both clients, the largest holder first"
+	vp top --device "$d" --iterations 2 --interval 0.1
+	rc_is 0
+	out_line "--- top 1 of 2 ---"
+	out_line "--- top 2 of 2 ---"
+	out_count 2 "$d ("
+	out_count 2 "): VRAM 76.00 KiB of "
+	out_count 2 " in use, 2 clients, quota none, reclaimed $RECL"
+	out_count 2 "  CLIENT      PID COMMAND                  HELD         LIVE       CACHED    RECLAIMED"
+	out_re "^ +[0-9]+ +$BG2 vrampoolctl +64.00 KiB +64.00 KiB +$CACHED2 +$RECL\$"
+	out_re "^ +[0-9]+ +$BG vrampoolctl +12.00 KiB +2.93 KiB +$CACHED1 +$RECL\$"
+	if [ -z "$COUNT" ]; then
+		first=$(grep -n " $BG2 vrampoolctl" "$TMP/out" | head -n 1 | cut -d: -f1)
+		second=$(grep -n " $BG vrampoolctl" "$TMP/out" | head -n 1 | cut -d: -f1)
+		[ "${first:-0}" -lt "${second:-0}" ] || fail "the 64 KiB holder is not first"
+	fi
+	end
+
+	t "top --json: one snapshot with the exact figures"
+	vp top --device "$d" --json
+	rc_is 0
+	json_lines 1
+	out_has "\"path\":\"$d\","
+	out_has "\"vram_in_use\":77824,\"vram_quota\":0,\"reclaimed\":$JR,\"clients\":[{"
+	out_has "\"pid\":$BG2,\"comm\":\"vrampoolctl\",\"held\":65536,\"live\":65536,\"cached\":$JC2,\"reclaimed\":$JR,"
+	out_has "\"pid\":$BG,\"comm\":\"vrampoolctl\",\"held\":12288,\"live\":3000,\"cached\":$JC1,\"reclaimed\":$JR,"
+	end
+
+	t "top: the clients are gone with their processes"
+	if [ -z "$COUNT" ]; then
+		kill "$BG" "$BG2"
+		wait "$BG" "$BG2" 2> /dev/null
+		BG="" BG2=""
+	fi
+	vp top --device "$d" --iterations 1
+	rc_is 0
+	out_has " in use, 0 clients, "
+	out_lacks "vrampoolctl"
+	end
+}
+
 tests_watch() {
 	t "watch --count 2: two rounds of info, exit 0"
 	vp watch --count 2 --interval 0.2
@@ -461,6 +538,7 @@ all_tests() {
 		tests_device "$dev"
 	done
 	tests_all_clients
+	tests_top
 	tests_watch
 	tests_exit_codes
 }

@@ -7,7 +7,11 @@
  *    names its sysfs clients/ folder, drm-pdev names a PCI device;
  *  - drm-total-vram and drm-resident-vram, exactly as printed, grow by a
  *    page's buffer when an allocation makes a page and come back with a
- *    cleanup, and agree with sysfs and POOL_QUERY.
+ *    cleanup, and agree with sysfs and POOL_QUERY;
+ *  - drm-purgeable-vram is the VRAM of the pages without a live
+ *    allocation (what a cleanup, or another client's reclaim, gives back);
+ *    vrampool-reclaimed-bytes and -pages are 0 while nobody reclaims
+ *    (vrampool_share_test makes them move).
  *
  * The numbers assume the module defaults (alignment 256, sliced pools
  * allowed): the fixture checks them.
@@ -100,6 +104,20 @@ static void expect_fdinfo_vram(struct __test_metadata *_metadata, int fd, const 
 	EXPECT_STREQ(printed, buf) TH_LOG("%s: drm-resident-vram", when);
 }
 
+/* drm-purgeable-vram, exactly as printed, and no reclaim. */
+static void expect_purgeable(struct __test_metadata *_metadata, int fd, const char *printed,
+			     const char *when)
+{
+	char buf[VP_VAL_MAX];
+
+	ASSERT_EQ(0, vp_fdinfo_get(fd, "drm-purgeable-vram", buf, sizeof(buf))) TH_LOG("%s", when);
+	EXPECT_STREQ(printed, buf) TH_LOG("%s: drm-purgeable-vram", when);
+	ASSERT_EQ(0, vp_fdinfo_get(fd, "vrampool-reclaimed-bytes", buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf) TH_LOG("%s", when);
+	ASSERT_EQ(0, vp_fdinfo_get(fd, "vrampool-reclaimed-pages", buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf) TH_LOG("%s", when);
+}
+
 /*
  * drm-total-vram grows by the page's buffer size when an allocation makes a
  * page, not when it fits one already there, and goes back with a cleanup.
@@ -112,11 +130,11 @@ TEST_F(fdinfo, vram_grows_by_the_page)
 	};
 	struct drm_vrampool_alloc a[5];
 	char comm[32];
-	unsigned int i;
 
 	vp_my_comm(comm, sizeof(comm));
 	VP_INSTALL_OK(self->c.fd, e, ARRAY_SIZE(e), "sliced 64 KiB and 1 MiB");
 	expect_fdinfo_vram(_metadata, self->c.fd, "0", 0, "no page");
+	expect_purgeable(_metadata, self->c.fd, "0", "no page");
 
 	VP_ALLOC_OK(self->c.fd, 100000, 0, &a[0], "100000");
 	EXPECT_EQ(1u, a[0].pool);
@@ -131,12 +149,22 @@ TEST_F(fdinfo, vram_grows_by_the_page)
 	expect_fdinfo_vram(_metadata, self->c.fd, "1092 KiB", 1092 * KiB,
 			   "and a persistent buffer of one CPU page");
 	vp_expect_client_matches(_metadata, self->c.cdir, self->c.fd, getpid(), comm, "four pages");
+	expect_purgeable(_metadata, self->c.fd, "0", "every page live");
 
-	for (i = 0; i < ARRAY_SIZE(a); i++)
-		VP_FREE_OK(self->c.fd, a[i].handle, "all");
+	/* The 64 KiB page empties: it alone is purgeable. */
+	VP_FREE_OK(self->c.fd, a[1].handle, "1000");
+	VP_FREE_OK(self->c.fd, a[2].handle, "2000");
+	expect_purgeable(_metadata, self->c.fd, "64 KiB", "the 64 KiB page free");
+	VP_FREE_OK(self->c.fd, a[4].handle, "3000 persistent");
+	expect_purgeable(_metadata, self->c.fd, "68 KiB", "and the persistent buffer");
+	VP_FREE_OK(self->c.fd, a[0].handle, "100000");
+	expect_purgeable(_metadata, self->c.fd, "68 KiB", "the 1 MiB page still holds 200000");
+	VP_FREE_OK(self->c.fd, a[3].handle, "200000");
 	expect_fdinfo_vram(_metadata, self->c.fd, "1092 KiB", 1092 * KiB, "freed, pages kept");
+	expect_purgeable(_metadata, self->c.fd, "1092 KiB", "every page free");
 	ASSERT_EQ(0, vp_cleanup(self->c.fd));
 	expect_fdinfo_vram(_metadata, self->c.fd, "0", 0, "after a cleanup");
+	expect_purgeable(_metadata, self->c.fd, "0", "after a cleanup");
 }
 
 TEST_HARNESS_MAIN

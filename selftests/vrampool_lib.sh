@@ -56,7 +56,7 @@ param() { cat "$PARAMS/$1"; }
 module_params() {
 	args=""
 	for p in emulated_devices vram_size alignment max_page_size exclusive_memory_only \
-		 max_allocations max_pages; do
+		 max_allocations max_pages vram_quota; do
 		[ "$p" = "$1" ] || args="${args:+$args }$p=$(param "$p")"
 	done
 	echo "$args"

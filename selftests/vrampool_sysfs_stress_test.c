@@ -176,7 +176,8 @@ static void race_walk(struct race_child *st, const char *clients)
 {
 	static const struct { const char *file; enum race_kind kind; } cf[] = {
 		{ "pid", RK_PID }, { "comm", RK_COMM }, { "generation", RK_GEN },
-		{ "persistent_mode", RK_MODE }, { "vram", RK_U64 },
+		{ "persistent_mode", RK_MODE }, { "vram", RK_U64 }, { "purgeable", RK_U64 },
+		{ "reclaimed", RK_U64 }, { "reclaimed_pages", RK_U64 },
 	};
 	static struct vp_names ids, pools;
 	char path[VP_PATH_LEN];

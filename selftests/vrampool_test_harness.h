@@ -623,17 +623,26 @@ static inline void vp_expect_file_u64(struct __test_metadata *_metadata, const c
 
 /*
  * clients/<id>/ of @fd: its files, pid and comm as given, generation,
- * persistent_mode and vram as POOL_QUERY says, vram as fdinfo says.
+ * persistent_mode and vram as POOL_QUERY says, vram as fdinfo says, and
+ * purgeable, reclaimed and reclaimed_pages as fdinfo's drm-purgeable-vram,
+ * vrampool-reclaimed-bytes and vrampool-reclaimed-pages.
  */
 static inline void vp_expect_client_matches(struct __test_metadata *_metadata, const char *cdir,
 					    int fd, pid_t pid, const char *comm,
 					    const char *when)
 {
 	static const char *const client_files[] = {
-		"comm", "generation", "persistent_mode", "pid", "pools", "vram",
+		"comm", "generation", "persistent_mode", "pid", "pools", "purgeable",
+		"reclaimed", "reclaimed_pages", "vram",
+	};
+	static const struct { const char *file, *key; } usage[] = {
+		{ "purgeable", "drm-purgeable-vram" },
+		{ "reclaimed", "vrampool-reclaimed-bytes" },
+		{ "reclaimed_pages", "vrampool-reclaimed-pages" },
 	};
 	struct drm_vrampool_pool_query q;
-	uint64_t total, resident;
+	uint64_t total, resident, v;
+	unsigned int i;
 	int ret;
 
 	vp_expect_listing(_metadata, cdir, client_files, ARRAY_SIZE(client_files), when);
@@ -653,6 +662,11 @@ static inline void vp_expect_client_matches(struct __test_metadata *_metadata, c
 	ASSERT_EQ(0, ret) TH_LOG("%s: fdinfo drm-resident-vram: %s", when, strerror(-ret));
 	EXPECT_EQ(q.vram_in_use, total) TH_LOG("%s: fdinfo drm-total-vram", when);
 	EXPECT_EQ(q.vram_in_use, resident) TH_LOG("%s: fdinfo drm-resident-vram", when);
+	for (i = 0; i < ARRAY_SIZE(usage); i++) {
+		ret = vp_fdinfo_size(fd, usage[i].key, &v);
+		ASSERT_EQ(0, ret) TH_LOG("%s: fdinfo %s: %s", when, usage[i].key, strerror(-ret));
+		vp_expect_file_u64(_metadata, cdir, usage[i].file, v, when);
+	}
 }
 
 /* Device VRAM in use by sysfs and by GET_PARAM, both @want. */

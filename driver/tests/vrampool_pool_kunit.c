@@ -14,6 +14,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/prandom.h>
 #include <linux/sizes.h>
@@ -1341,6 +1342,60 @@ static void drop_then_destroy(struct kunit *test)
 	}
 }
 
+/* A backing that gives each page whole CPU pages of VRAM, as a client's does. */
+static int vram_back(const struct vrampool_backing *b, struct vrampool_pool_page *ppage)
+{
+	int ret = fake_back(b, ppage);
+
+	if (!ret)
+		ppage->vram = PAGE_ALIGN(ppage->size);
+	return ret;
+}
+
+/*
+ * vrampool_pool_free_vram(), what reclaim takes and fdinfo calls purgeable,
+ * is exactly the VRAM an explicit cleanup gives back, for every pool type,
+ * with live and free pages mixed; 0 after it, and 0 while every page is live.
+ */
+static void free_vram_is_what_cleanup_gives(struct kunit *test)
+{
+	static const struct drm_vrampool_pool_entry cfgs[] = {
+		/* An exclusive pool that keeps its free pages until a cleanup. */
+		SLICED(4096, 4096), SLICED(SZ_64K, SZ_4K), EXCLUSIVE(SZ_64K, 1000), DIRECT(SZ_1M),
+		PERSISTENT,
+	};
+	struct fake_backing *f = fake_backing(test);
+	struct vrampool_alloc *a[16];
+	struct vrampool_pool *pool;
+	u64 free_vram, vram;
+	u32 t, i;
+
+	f->base.back = vram_back;
+	for (t = 0; t < ARRAY_SIZE(cfgs); t++) {
+		pool = make_pool(test, f, cfgs[t]);
+		for (i = 0; i < ARRAY_SIZE(a); i++)
+			a[i] = alloc_ok(test, pool, 100 + 1000 * (i % 4));
+		KUNIT_EXPECT_EQ_MSG(test, vrampool_pool_free_vram(pool), 0, "type %u",
+				    cfgs[t].type);
+		for (i = 0; i < ARRAY_SIZE(a); i++)
+			if (i % 3)
+				vrampool_pool_free(a[i]);
+		free_vram = vrampool_pool_free_vram(pool);
+		vram = pool->stats.vram;
+		vrampool_pool_cleanup(pool, true, 0);
+		KUNIT_EXPECT_EQ_MSG(test, free_vram, vram - pool->stats.vram, "type %u",
+				    cfgs[t].type);
+		/* Single-allocation pages: every freed one was free (sliced ones share pages). */
+		if (cfgs[t].type != DRM_VRAMPOOL_POOL_SLICED)
+			KUNIT_EXPECT_GT_MSG(test, free_vram, 0, "type %u", cfgs[t].type);
+		KUNIT_EXPECT_EQ(test, vrampool_pool_free_vram(pool), 0);
+		for (i = 0; i < ARRAY_SIZE(a); i += 3)
+			vrampool_pool_free(a[i]);
+		KUNIT_EXPECT_GT(test, pool->stats.vram, 0);
+		KUNIT_EXPECT_EQ(test, vrampool_pool_free_vram(pool), pool->stats.vram);
+	}
+}
+
 static struct kunit_case vrampool_pool_cases[] = {
 	KUNIT_CASE_PARAM(pool_ops_dispatch, dispatch_gen_params),
 	KUNIT_CASE_PARAM(zero_size_takes_no_page, dispatch_gen_params),
@@ -1363,6 +1418,7 @@ static struct kunit_case vrampool_pool_cases[] = {
 	KUNIT_CASE_PARAM(pool_order_differential, order_gen_params),
 	KUNIT_CASE(exclusive_first_fit_is_the_walk),
 	KUNIT_CASE(drop_then_destroy),
+	KUNIT_CASE(free_vram_is_what_cleanup_gives),
 	{}
 };
 

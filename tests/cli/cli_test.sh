@@ -116,7 +116,7 @@ tests_help() {
 	out_empty
 	end
 
-	for c in info validate install run trace replay stat map watch; do
+	for c in info validate install run trace replay stat map watch top; do
 		t "$c --help: exit 0"
 		vp "$c" --help
 		rc_is 0
@@ -557,6 +557,48 @@ tests_usage() {
 	vp map --json
 	rc_is 2
 	end
+
+	t "top: bad arguments: exit 2, nothing on stdout"
+	vp top extra
+	rc_is 2
+	err_line "vrampoolctl: top: unexpected argument 'extra'"
+	out_empty
+	vp top --iterations x
+	rc_is 2
+	err_line "vrampoolctl: top: --iterations: 'x' is not a number (decimal digits only)"
+	vp top --iterations
+	rc_is 2
+	err_line "vrampoolctl: top: --iterations needs a value"
+	vp top --interval -1
+	rc_is 2
+	vp top --interval 86401
+	rc_is 2
+	vp top --count 2
+	rc_is 2
+	err_line "vrampoolctl: top: unknown option '--count'"
+	vp top --all
+	rc_is 2
+	end
+
+	t "top --json is one snapshot: with --interval or --iterations, exit 2"
+	vp top --json --iterations 2
+	rc_is 2
+	err_line "vrampoolctl: top: --json prints one snapshot: no --interval or --iterations"
+	out_empty
+	vp top --json --interval 1
+	rc_is 2
+	err_line "vrampoolctl: top: --json prints one snapshot: no --interval or --iterations"
+	end
+
+	t "top --device on a file that is no vrampool device: exit 3"
+	vp top --device /dev/null --iterations 1
+	rc_is 3
+	err_line "vrampoolctl: /dev/null: not a vrampool device"
+	vp top --device "$TMP/none" --json
+	rc_is 3
+	err_line "vrampoolctl: $TMP/none: No such file or directory"
+	json "assert d == {'devices': []}, d"
+	end
 }
 
 # script NAME: write standard input to $TMP/NAME
@@ -685,8 +727,9 @@ tests_nodev() {
 		json "assert d == {'devices': []}, d"
 		end
 
-		t "no vrampool device: stat, map, install, run, stat --all exit 3"
-		for c in stat map "install sub-slices" "run $TMP/ok-script" "stat --all"; do
+		t "no vrampool device: stat, map, install, run, stat --all, top exit 3"
+		for c in stat map "install sub-slices" "run $TMP/ok-script" "stat --all" \
+			 "top --iterations 1" "top --json"; do
 			# shellcheck disable=SC2086
 			vp $c
 			rc_is 3

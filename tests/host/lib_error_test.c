@@ -11,6 +11,7 @@
  * - vrampool_error_from_ioctl(): a variant only for a documented code with
  *   its own errno, Os otherwise; vrampool_layout_validate()'s os_errno;
  * - the ClientLimit variant of ALLOC: its name, payload and messages.
+ * - the QuotaExceeded variant of ALLOC: its name, payload and message.
  *
  * The resolver's rules are resolver_test.c's. Expected values are written
  * from vrampool.h and the uapi header, not from the code under test.
@@ -408,6 +409,40 @@ TEST(client_limit)
 	vrampool_error_from_alloc(&e, EDQUOT, NULL);
 	EXPECT_EQ((int)VRAMPOOL_ERR_OS, (int)e.kind);
 	EXPECT_EQ(EDQUOT, e.os_errno);
+}
+
+/* ---- The VRAM quota (ALLOC) ----------------------------------------------- */
+
+TEST(quota_exceeded)
+{
+	struct drm_vrampool_alloc_error ae = {
+		.code = DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED,
+		.size = 32 * MIB, .capacity = 32 * MIB, .in_use = 16 * MIB,
+	};
+	struct vrampool_error e;
+
+	EXPECT_STREQ("QuotaExceeded", vrampool_error_kind_name(VRAMPOOL_ERR_QUOTA_EXCEEDED));
+	EXPECT_EQ(17, DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED);
+	EXPECT_EQ(DRM_VRAMPOOL_ERR_CLIENT_LIMIT + 1, DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED);
+
+	/* EDQUOT with the code: the variant, the quota, what is held, the size. */
+	memset(&e, 0xa5, sizeof(e));
+	vrampool_error_from_alloc(&e, EDQUOT, &ae);
+	EXPECT_EQ((int)VRAMPOOL_ERR_QUOTA_EXCEEDED, (int)e.kind);
+	EXPECT_EQ(EDQUOT, e.os_errno);
+	EXPECT_EQ(32 * MIB, e.size);
+	EXPECT_EQ(32 * MIB, e.capacity);
+	EXPECT_EQ(16 * MIB, e.in_use);
+	EXPECT_EQ(0u, e.limit);
+	EXPECT_EQ(0u, e.pool);
+	EXPECT_STREQ("VRAM quota exceeded allocating 33554432 bytes: the client holds 16777216 bytes of VRAM and a new page would pass the device's vram_quota of 33554432 bytes",
+		     message_of(e));
+
+	/* The code with another errno: Os, nothing else. */
+	vrampool_error_from_alloc(&e, ENOSPC, &ae);
+	EXPECT_EQ((int)VRAMPOOL_ERR_OS, (int)e.kind);
+	EXPECT_EQ(0u, e.capacity);
+	EXPECT_EQ(0u, e.in_use);
 }
 
 TEST(validate_reports_os_errno_zero)

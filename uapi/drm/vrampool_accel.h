@@ -308,7 +308,8 @@ struct drm_vrampool_pool_entry {
 #define DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG		13
 /**
  * DRM_VRAMPOOL_ERR_OUT_OF_MEMORY - VRAM is exhausted, even after a cleanup
- * of the client's pools [size] (-ENOSPC)
+ * of the client's pools and reclaim of other clients' free pages [size]
+ * (-ENOSPC)
  */
 #define DRM_VRAMPOOL_ERR_OUT_OF_MEMORY		14
 /** DRM_VRAMPOOL_ERR_NOT_FOUND - no such allocation handle in this file (-ENOENT) */
@@ -320,6 +321,13 @@ struct drm_vrampool_pool_entry {
  * client holds of it] (-EDQUOT)
  */
 #define DRM_VRAMPOOL_ERR_CLIENT_LIMIT		16
+/**
+ * DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED - a new page would take the VRAM the
+ * client holds past the device's ``vram_quota``, even after a cleanup of
+ * the client's pools [size; capacity: the quota in bytes; in_use: the VRAM
+ * the client holds, in bytes] (-EDQUOT)
+ */
+#define DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED		17
 
 /* Per-client limits, for &drm_vrampool_alloc_error.pool with %DRM_VRAMPOOL_ERR_CLIENT_LIMIT */
 /** DRM_VRAMPOOL_LIMIT_ALLOCATIONS - live allocations (module parameter max_allocations) */
@@ -535,6 +543,27 @@ struct drm_vrampool_pool_query {
  * again. The kernel memory of allocations, pages and pools is charged to
  * the memory cgroup of the task that makes them.
  *
+ * A device may also limit the VRAM one client holds: its sysfs file
+ * ``vram_quota`` (bytes, 0 for none; root may write it, and its default is
+ * the module parameter of the same name). The VRAM of every page the
+ * client's pools hold counts, free cached pages included (whole CPU pages,
+ * as fdinfo's ``drm-total-vram``). A request whose new page would take the
+ * client past the quota first runs an explicit cleanup of its pools, then
+ * fails with -EDQUOT (%DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED: @error.capacity the
+ * quota, @error.in_use the VRAM the client holds, @error.size the request)
+ * and leaves nothing behind. Lowering the quota takes nothing away; it
+ * only refuses new pages.
+ *
+ * When VRAM itself cannot hold a new page, even after the explicit cleanup
+ * of the client's own pools, the kernel reclaims the free cached pages of
+ * the device's other clients (wholly free sliced pages, free exclusive
+ * pages, free direct and persistent buffers; never a page with a live
+ * allocation in it), the client whose last ALLOC is oldest first, and
+ * tries again after each; only when no other client has a free page left
+ * does the request fail with %DRM_VRAMPOOL_ERR_OUT_OF_MEMORY. What others
+ * took from a client is in its fdinfo (``vrampool-reclaimed-bytes``,
+ * ``vrampool-reclaimed-pages``) and sysfs.
+ *
  * The answer names the allocation by an opaque @handle, valid in this open
  * file only (and in the files that share it through dup() or fork(): they
  * are the same open file). Handles are never 0 and are handed out
@@ -610,13 +639,15 @@ struct drm_vrampool_alloc_error {
 
 	/**
 	 * @capacity: [out] the capped pool's capacity, in bytes; with
-	 * %DRM_VRAMPOOL_ERR_CLIENT_LIMIT, the limit (allocations or pages)
+	 * %DRM_VRAMPOOL_ERR_CLIENT_LIMIT, the limit (allocations or pages);
+	 * with %DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED, the quota in bytes
 	 */
 	__u64 capacity;
 
 	/**
 	 * @in_use: [out] bytes in use in that pool; with
 	 * %DRM_VRAMPOOL_ERR_CLIENT_LIMIT, the allocations or pages the client
+	 * holds; with %DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED, the bytes of VRAM it
 	 * holds
 	 */
 	__u64 in_use;

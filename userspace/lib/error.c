@@ -107,6 +107,7 @@ const char *vrampool_error_kind_name(enum vrampool_error_kind kind)
 		[VRAMPOOL_ERR_OUT_OF_MEMORY] = "OutOfMemory",
 		[VRAMPOOL_ERR_NOT_FOUND] = "NotFound",
 		[VRAMPOOL_ERR_CLIENT_LIMIT] = "ClientLimit",
+		[VRAMPOOL_ERR_QUOTA_EXCEEDED] = "QuotaExceeded",
 	};
 
 	if ((unsigned int)kind < sizeof(names) / sizeof(names[0]))
@@ -183,6 +184,13 @@ int vrampool_error_message(const struct vrampool_error *e, char *buf, size_t len
 				e->handle);
 	case VRAMPOOL_ERR_CLIENT_LIMIT:
 		return limit_message(e, buf, len);
+	case VRAMPOOL_ERR_QUOTA_EXCEEDED:
+		return snprintf(buf, len,
+				"VRAM quota exceeded allocating %" PRIu64
+				" bytes: the client holds %" PRIu64
+				" bytes of VRAM and a new page would pass the device's vram_quota of %"
+				PRIu64 " bytes",
+				e->size, e->in_use, e->capacity);
 	case VRAMPOOL_ERR_OS:
 	default:
 		return snprintf(buf, len, "%s (errno %d)", strerror(e->os_errno), e->os_errno);
@@ -300,6 +308,13 @@ void vrampool_error_from_alloc(struct vrampool_error *err, int os_errno,
 			return;
 		err->kind = VRAMPOOL_ERR_CLIENT_LIMIT;
 		err->limit = ae->pool;
+		err->capacity = ae->capacity;
+		err->in_use = ae->in_use;
+		break;
+	case DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED:
+		if (os_errno != EDQUOT)
+			return;
+		err->kind = VRAMPOOL_ERR_QUOTA_EXCEEDED;
 		err->capacity = ae->capacity;
 		err->in_use = ae->in_use;
 		break;

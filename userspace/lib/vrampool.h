@@ -109,6 +109,7 @@ enum vrampool_error_kind {
 	VRAMPOOL_ERR_OUT_OF_MEMORY,
 	VRAMPOOL_ERR_NOT_FOUND,
 	VRAMPOOL_ERR_CLIENT_LIMIT,
+	VRAMPOOL_ERR_QUOTA_EXCEEDED,
 };
 
 /**
@@ -133,13 +134,16 @@ struct vrampool_error {
 	uint64_t bytes_in_use;	/* POOLS_IN_USE */
 	uint64_t value;		/* INVALID_ARGUMENT: the offending value */
 	uint64_t capacity;	/* POOL_CAPACITY_EXCEEDED: the capped pool's capacity;
-				 * CLIENT_LIMIT: the limit */
+				 * CLIENT_LIMIT: the limit;
+				 * QUOTA_EXCEEDED: the device's vram_quota, bytes */
 	uint64_t in_use;	/* POOL_CAPACITY_EXCEEDED: bytes in use in it;
-				 * CLIENT_LIMIT: what the client holds of the limit */
+				 * CLIENT_LIMIT: what the client holds of the limit;
+				 * QUOTA_EXCEEDED: bytes of VRAM the client holds */
 	uint32_t pool;		/* POOL_CAPACITY_EXCEEDED: its index */
 	uint32_t handle;	/* NOT_FOUND: the handle */
 	uint32_t limit;		/* CLIENT_LIMIT: which, a DRM_VRAMPOOL_LIMIT_* value */
-	/* size: also POOL_CAPACITY_EXCEEDED, BUFFER_TOO_BIG, OUT_OF_MEMORY, CLIENT_LIMIT */
+	/* size: also POOL_CAPACITY_EXCEEDED, BUFFER_TOO_BIG, OUT_OF_MEMORY, CLIENT_LIMIT,
+	 * QUOTA_EXCEEDED */
 };
 
 /**

@@ -31,24 +31,8 @@
 
 #include "vrampoolctl.h"
 
-#define MAX_ENTRIES	4096
-
-struct sysfs_client {
-	uint64_t id;
-	int64_t pid;
-	char comm[32];
-	uint64_t generation;
-	char persistent_mode[32];
-	uint64_t vram;
-	struct drm_vrampool_pool_status *pools;
-	uint32_t count;
-};
-
 /* snprintf() for paths: a path too long for PATH_MAX is cut (and not found). */
-static void path_fmt(char *out, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void path_fmt(char *out, size_t len, const char *fmt, ...)
+void path_fmt(char *out, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -78,7 +62,7 @@ static int read_all(const char *dir, const char *name, char *buf, size_t len)
 }
 
 /* Reads @dir/@name into @buf without its newline; 0 or -errno. */
-static int read_text(const char *dir, const char *name, char *buf, size_t len)
+int read_text(const char *dir, const char *name, char *buf, size_t len)
 {
 	int ret = read_all(dir, name, buf, len);
 
@@ -105,7 +89,7 @@ static int parse_u64(const char *buf, uint64_t *v, bool *present)
 }
 
 /* A number, or "none" (*present false); 0 or -errno. */
-static int read_u64(const char *dir, const char *name, uint64_t *v, bool *present)
+int read_u64(const char *dir, const char *name, uint64_t *v, bool *present)
 {
 	char buf[32];
 	int ret = read_text(dir, name, buf, sizeof(buf));
@@ -151,7 +135,7 @@ static int by_u64(const void *a, const void *b)
 }
 
 /* The numeric names in @dir, sorted; how many, or -errno. */
-static int numeric_entries(const char *dir, uint64_t *ids, int max)
+int numeric_entries(const char *dir, uint64_t *ids, int max)
 {
 	struct dirent *de;
 	char *end;
@@ -252,7 +236,7 @@ static int read_pool(const char *dir, uint64_t index, struct drm_vrampool_pool_s
 }
 
 /* One clients/<id>/ folder; 0 or -errno (gone, most likely). */
-static int read_client(const char *clients, uint64_t id, struct sysfs_client *c)
+int read_client(const char *clients, uint64_t id, struct sysfs_client *c)
 {
 	char dir[PATH_MAX], pools[PATH_MAX], pid[32];
 	uint64_t *idx;
@@ -299,7 +283,7 @@ static int read_client(const char *clients, uint64_t id, struct sysfs_client *c)
 }
 
 /* The device's sysfs folder (/sys/dev/char/M:m/device), from its node. */
-static int device_dir(const char *path, char *out, size_t len)
+int device_dir(const char *path, char *out, size_t len)
 {
 	char link[PATH_MAX], driver[PATH_MAX];
 	struct stat st;
@@ -318,7 +302,7 @@ static int device_dir(const char *path, char *out, size_t len)
 	return strcmp(basename(driver), "vrampool") ? -ENODEV : 0;
 }
 
-static void link_name(const char *dir, const char *name, char *out, size_t len)
+void link_name(const char *dir, const char *name, char *out, size_t len)
 {
 	char link[PATH_MAX], target[PATH_MAX];
 	ssize_t n;
@@ -363,7 +347,7 @@ static void json_client(struct json *j, const struct sysfs_client *c)
 }
 
 /* The backend name vrampool_backend_name() gives, from the device's bus. */
-static const char *backend_of(const char *bus)
+const char *backend_of(const char *bus)
 {
 	if (!strcmp(bus, "platform"))
 		return vrampool_backend_name(VRAMPOOL_BACKEND_EMULATED);

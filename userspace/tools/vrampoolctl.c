@@ -12,6 +12,7 @@
  *             every client's, from sysfs
  *   map       the calling client's pool occupancy, as bars
  *   watch     repeat info, stat or map
+ *   top       every client of a device, from sysfs, refreshed (top.c)
  *
  * `vrampoolctl help` and the manual page vrampoolctl(1) say more.
  *
@@ -87,6 +88,12 @@ static const char usage_text[] =
 "  watch [--interval SECS] [--count N] [info|stat|map [OPTIONS]]\n"
 "      Repeat a command (default: info) every SECS seconds (default 2), N\n"
 "      times (default 0: until interrupted).\n"
+"  top [--device PATH] [--interval SECS] [--iterations N] | [--json]\n"
+"      Every client of every device (or of PATH), from sysfs, the largest\n"
+"      VRAM holder first: VRAM held, live bytes, free cached bytes (which\n"
+"      reclaim may take), bytes reclaimed from it; the device's VRAM, quota\n"
+"      and reclaimed total. Refreshed every SECS seconds (default 2), N times\n"
+"      (default 0: until interrupted). --json: one snapshot.\n"
 "  help\n"
 "      This text.\n"
 "Without --device, commands use the first vrampool device.\n"
@@ -122,7 +129,8 @@ static const char usage_text[] =
 "Error kinds: EmptyPoolList ZeroSize SliceLargerThanPage CapSmallerThanPage\n"
 "  TooManyPages TooManyPools PresetUnavailable SlicedPoolsUnavailable\n"
 "  SizeOverflow PoolsInUse InvalidArgument PoolCapacityExceeded BufferTooBig\n"
-"  OutOfMemory NotFound Os (an errno with no documented kind)\n"
+"  OutOfMemory NotFound ClientLimit QuotaExceeded Os (an errno with no\n"
+"  documented kind)\n"
 "\n"
 "Exit status:\n"
 "  0  success\n"
@@ -150,7 +158,7 @@ int error_kind_of(const char *name)
 {
 	int k;
 
-	for (k = VRAMPOOL_ERR_EMPTY_POOL_LIST; k <= VRAMPOOL_ERR_CLIENT_LIMIT; k++) {
+	for (k = VRAMPOOL_ERR_EMPTY_POOL_LIST; k <= VRAMPOOL_ERR_QUOTA_EXCEEDED; k++) {
 		if (!strcmp(name, vrampool_error_kind_name(k)))
 			return k;
 	}
@@ -241,6 +249,11 @@ void json_error(struct json *j, const struct vrampool_error *e)
 		json_u64(j, "max", e->capacity);
 		json_u64(j, "held", e->in_use);
 		break;
+	case VRAMPOOL_ERR_QUOTA_EXCEEDED:
+		json_u64(j, "size", e->size);
+		json_u64(j, "quota", e->capacity);
+		json_u64(j, "held", e->in_use);
+		break;
 	default:
 		break;
 	}
@@ -301,7 +314,7 @@ int open_device(const char *path, struct vrampool_device_info *info)
 
 enum {
 	OPT_DEVICE = 1000, OPT_JSON, OPT_TEST_ONLY, OPT_ALIGNMENT, OPT_MAX_PAGE_SIZE,
-	OPT_EXCLUSIVE, OPT_INTERVAL, OPT_COUNT, OPT_HELP, OPT_ALL,
+	OPT_EXCLUSIVE, OPT_INTERVAL, OPT_COUNT, OPT_HELP, OPT_ALL, OPT_ITERATIONS,
 };
 
 struct opts {
@@ -315,6 +328,7 @@ struct opts {
 	uint64_t count;
 	bool help;
 	bool all;
+	bool timing;		/* --interval or --iterations given */
 };
 
 /*
@@ -363,6 +377,12 @@ static int parse_opts(int argc, char **argv, const struct option *allowed, bool 
 		case OPT_INTERVAL:
 			if (parse_seconds(optarg, &o->interval, why, sizeof(why)))
 				return usage_error("%s: --interval: %s", argv[0], why);
+			o->timing = true;
+			break;
+		case OPT_ITERATIONS:
+			if (parse_count(optarg, &o->count, why, sizeof(why)))
+				return usage_error("%s: --iterations: %s", argv[0], why);
+			o->timing = true;
 			break;
 		case OPT_COUNT:
 			if (parse_count(optarg, &o->count, why, sizeof(why)))
@@ -825,6 +845,34 @@ static int cmd_watch(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* ---- top ---------------------------------------------------------------- */
+
+static int cmd_top(int argc, char **argv)
+{
+	static const struct option allowed[] = {
+		O_DEVICE, O_JSON, O_HELP,
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "iterations", required_argument, NULL, OPT_ITERATIONS },
+		O_END,
+	};
+	struct opts o;
+	int first, ret;
+
+	ret = parse_opts(argc, argv, allowed, false, &o, &first);
+	if (ret)
+		return ret;
+	if (o.help) {
+		printf("usage: vrampoolctl top [--device PATH] [--interval SECS] [--iterations N] | [--json]\n");
+		return EXIT_OK;
+	}
+	if (first < argc)
+		return usage_error("%s: unexpected argument '%s'", argv[0], argv[first]);
+	if (o.json && o.timing)
+		return usage_error("%s: --json prints one snapshot: no --interval or --iterations",
+				   argv[0]);
+	return top_run(o.device, &o.interval, o.count, o.json);
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -842,6 +890,7 @@ int main(int argc, char **argv)
 		{ "stat", cmd_stat_or_map },
 		{ "map", cmd_stat_or_map },
 		{ "watch", cmd_watch },
+		{ "top", cmd_top },
 	};
 	size_t i;
 

@@ -197,6 +197,47 @@ void json_pool_config(struct json *j, const struct drm_vrampool_pool_entry *e);
  */
 int stat_all(const char *path, bool json);
 
+/* Most clients, or pools of a client, read from one sysfs folder. */
+#define MAX_ENTRIES	4096
+
+/** One clients/<id>/ folder, as read_client() reads it. */
+struct sysfs_client {
+	uint64_t id;
+	int64_t pid;
+	char comm[32];
+	uint64_t generation;
+	char persistent_mode[32];
+	uint64_t vram;
+	struct drm_vrampool_pool_status *pools;	/* malloc()ed */
+	uint32_t count;
+};
+
+/** path_fmt() - snprintf() for paths: one too long is cut (and then not found) */
+void path_fmt(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/** read_text() - @dir/@name without its newline; 0 or -errno */
+int read_text(const char *dir, const char *name, char *buf, size_t len);
+/** read_u64() - a number, or "none" (*@present false, when @present is given); 0 or -errno */
+int read_u64(const char *dir, const char *name, uint64_t *v, bool *present);
+/** numeric_entries() - the numeric names in @dir, sorted; how many, or -errno */
+int numeric_entries(const char *dir, uint64_t *ids, int max);
+/** read_client() - @clients/@id/ and its pools; 0 or -errno (gone, most likely) */
+int read_client(const char *clients, uint64_t id, struct sysfs_client *c);
+/** device_dir() - the sysfs folder of the device node @path; 0 or -errno (-ENODEV) */
+int device_dir(const char *path, char *out, size_t len);
+/** link_name() - the last component of the symbolic link @dir/@name, or "unknown" */
+void link_name(const char *dir, const char *name, char *out, size_t len);
+/** backend_of() - the backend name of a device on bus @bus */
+const char *backend_of(const char *bus);
+
+/* ---- top (top.c) --------------------------------------------------------- */
+
+/**
+ * top_run() - every client of @path (or of every device), refreshed every
+ * @interval, @iterations times (0: until interrupted); @json: one snapshot
+ * Return: an exit code.
+ */
+int top_run(const char *path, const struct timespec *interval, uint64_t iterations, bool json);
+
 /* ---- Commands ----------------------------------------------------------- */
 
 /* Longest name of an allocation in a `run` script or a trace. */

@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Sharing a device: reclaim of other clients' free cached pages (DOC:
+ * reclaim in driver/vrampool_reclaim.c), on the first device of each
+ * backend, with two and three clients:
+ *
+ *  - reclaim: A fills VRAM with 1 MiB slices, keeps two of them (data
+ *    written through mmap) and frees the rest without a cleanup; B's
+ *    16 MiB ALLOC succeeds; what A's fdinfo called purgeable
+ *    (drm-purgeable-vram) is exactly what it lost and what its
+ *    vrampool-reclaimed-bytes and -pages say; the device's VRAM in use is
+ *    the sum of the clients'; A allocates a new page again; A's data is
+ *    intact throughout, and B, which had no free page, lost nothing; the
+ *    device's sysfs reclaimed grows by what the clients lost;
+ *  - order: A and C both hold free cached pages, A idle for longer; B's
+ *    ALLOC takes A's alone; then A, allocating again, takes C's (now the
+ *    idlest) and never B's live page;
+ *  - storm: 4 processes allocate, map, write, check, free and install for
+ *    10 s under VRAM pressure without ever cleaning up, so that their ALLOCs
+ *    reclaim from each other; at the end, all stopped, their drm-total-vram adds
+ *    up to the device's VRAM in use, every live allocation still holds its
+ *    data, reclaim did happen and each client's counter is what the others'
+ *    reclaim took; after they exit the device is back where it was.
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vrampool_test_harness.h"
+
+#define SLICE		(1 * MiB)
+#define SLICED_PAGE	(8 * MiB)
+#define BIG		(16 * MiB)
+#define MAX_HANDLES	8192
+/* The bytes of an allocation the tests write and check: its head and tail. */
+#define EDGE		(4 * KiB)
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* A client's fdinfo figures. */
+struct usage {
+	uint64_t total;		/* drm-total-vram */
+	uint64_t purgeable;	/* drm-purgeable-vram */
+	uint64_t reclaimed;	/* vrampool-reclaimed-bytes */
+	uint64_t reclaimed_pages; /* vrampool-reclaimed-pages */
+};
+
+static int fdinfo_u64(int fd, const char *key, uint64_t *v)
+{
+	char buf[VP_VAL_MAX];
+	int ret = vp_fdinfo_get(fd, key, buf, sizeof(buf));
+
+	return ret ? ret : vp_parse_u64(buf, v);
+}
+
+static int usage_read(int fd, struct usage *u)
+{
+	int ret;
+
+	ret = vp_fdinfo_size(fd, "drm-total-vram", &u->total);
+	if (!ret)
+		ret = vp_fdinfo_size(fd, "drm-purgeable-vram", &u->purgeable);
+	if (!ret)
+		ret = fdinfo_u64(fd, "vrampool-reclaimed-bytes", &u->reclaimed);
+	if (!ret)
+		ret = fdinfo_u64(fd, "vrampool-reclaimed-pages", &u->reclaimed_pages);
+	return ret;
+}
+
+#define USAGE(fd, u) ASSERT_EQ(0, usage_read(fd, u)) TH_LOG("fdinfo of fd %d", fd)
+
+/* Writes (@write) or checks the head and tail of @a with pattern @seed. */
+static int edges(int fd, const struct drm_vrampool_alloc *a, uint64_t size, uint32_t seed,
+		 bool write)
+{
+	uint64_t n = size < EDGE ? size : EDGE, offs[2] = { 0, size - n };
+	uint8_t *map;
+	int i, bad = 0;
+
+	map = mmap(NULL, a->page_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, a->mmap_offset);
+	if (map == MAP_FAILED)
+		return -errno;
+	for (i = 0; i < 2; i++) {
+		uint8_t *p = map + a->offset + offs[i];
+
+		if (write)
+			vp_fill_pattern(p, n, seed, offs[i]);
+		else if (vp_check_pattern(p, n, seed, offs[i]) >= 0)
+			bad = -EILSEQ;
+	}
+	munmap(map, a->page_size);
+	return bad;
+}
+
+static struct drm_vrampool_pool_entry one_sliced_pool(void)
+{
+	return vp_sliced(SLICED_PAGE, SLICE, VP_ABSENT);
+}
+
+/*
+ * ALLOCs @size until VRAM is full (or, with @until_vram, until the client
+ * holds that much); the last refusal must be OutOfMemory. Returns how many.
+ */
+static int fill(struct __test_metadata *_metadata, int fd, uint64_t size, uint64_t until_vram,
+		struct drm_vrampool_alloc *as, int max)
+{
+	struct drm_vrampool_pool_query q;
+	int n = 0, ret;
+
+	for (;;) {
+		if (until_vram) {
+			ASSERT_EQ(0, vp_query_head(fd, &q));
+			if (q.vram_in_use >= until_vram)
+				return n;
+		}
+		ASSERT_LT(n, max) TH_LOG("more than %d allocations of %" PRIu64, max, size);
+		ret = vp_alloc(fd, size, 0, &as[n]);
+		if (ret)
+			break;
+		n++;
+	}
+	EXPECT_EQ(-ENOSPC, ret);
+	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, as[n].error.code);
+	return n;
+}
+
+static void free_range(struct __test_metadata *_metadata, int fd,
+		       const struct drm_vrampool_alloc *as, int from, int to)
+{
+	int i;
+
+	for (i = from; i < to; i++)
+		VP_FREE_OK(fd, as[i].handle, "a filler");
+}
+
+/* ---- two and three clients --------------------------------------------- */
+
+FIXTURE(share) {
+	struct vp_device dev;
+	int a, b, c;
+	uint64_t vram_size;
+	uint64_t base;		/* VRAM in use before the test: nobody's here */
+	uint64_t reclaimed;	/* the device's reclaimed total before the test */
+	struct drm_vrampool_alloc *as, *cs;
+};
+
+VP_BACKEND_VARIANTS(share);
+
+FIXTURE_SETUP(share)
+{
+	struct drm_vrampool_pool_entry e = one_sliced_pool();
+
+	self->b = self->c = -1;
+	self->a = vp_setup_open_first(_metadata, variant->backend, &self->dev);
+	self->b = vp_open_device(&self->dev);
+	ASSERT_LE(0, self->b);
+	self->c = vp_open_device(&self->dev);
+	ASSERT_LE(0, self->c);
+	ASSERT_EQ(0, vp_get_param(self->a, DRM_VRAMPOOL_PARAM_VRAM_SIZE, &self->vram_size));
+	ASSERT_LE(4 * BIG, self->vram_size);
+	self->base = vp_vram_in_use(self->a);
+	self->reclaimed = vp_sysfs_dev_u64(&self->dev, "reclaimed");
+	ASSERT_NE(UINT64_MAX, self->reclaimed) TH_LOG("sysfs reclaimed");
+	VP_INSTALL_OK(self->a, &e, 1, "A: 8 MiB pages of 1 MiB slices");
+	VP_INSTALL_OK(self->c, &e, 1, "C: 8 MiB pages of 1 MiB slices");
+	self->as = calloc(MAX_HANDLES, sizeof(*self->as));
+	self->cs = calloc(MAX_HANDLES, sizeof(*self->cs));
+	ASSERT_TRUE(self->as && self->cs);
+}
+
+FIXTURE_TEARDOWN(share)
+{
+	free(self->as);
+	free(self->cs);
+	if (self->c >= 0)
+		close(self->c);
+	if (self->b >= 0)
+		close(self->b);
+	close(self->a);
+}
+
+/*
+ * B's page comes from A's free cached pages; A's live slices and their data
+ * stay, and the counters say exactly what moved.
+ */
+TEST_F(share, reclaim_from_idle_client)
+{
+	struct usage a0, a1, a2, b1;
+	struct drm_vrampool_alloc big, more[SLICED_PAGE / SLICE + 1];
+	uint64_t page = vp_bo_bytes(SLICED_PAGE), id;
+	char cdir[VP_DIR_LEN], comm[32];
+	int n, i;
+
+	n = fill(_metadata, self->a, SLICE, 0, self->as, MAX_HANDLES);
+	ASSERT_LE((int)(self->vram_size / 2 / SLICE), n);
+	/* Slices 0 and 1 share page 0: A keeps that page, and their data. */
+	ASSERT_EQ(self->as[0].page, self->as[1].page);
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, edges(self->a, &self->as[i], SLICE, 100 + i, true));
+	free_range(_metadata, self->a, self->as, 2, n);
+
+	USAGE(self->a, &a0);
+	EXPECT_EQ(a0.total - page, a0.purgeable) TH_LOG("all but page 0 is free");
+	EXPECT_EQ(0u, a0.reclaimed);
+	EXPECT_EQ(0u, a0.reclaimed_pages);
+	EXPECT_EQ(self->base + a0.total, vp_vram_in_use(self->a));
+
+	VP_ALLOC_OK(self->b, BIG, 0, &big, "B's 16 MiB with VRAM full of A's free pages");
+	ASSERT_EQ(0, edges(self->b, &big, BIG, 200, true));
+
+	USAGE(self->a, &a1);
+	USAGE(self->b, &b1);
+	EXPECT_EQ(a0.purgeable, a1.reclaimed) TH_LOG("reclaim takes all of A's free pages");
+	EXPECT_EQ(a0.purgeable / page, a1.reclaimed_pages);
+	EXPECT_EQ(a0.total - a1.reclaimed, a1.total);
+	EXPECT_EQ(page, a1.total);
+	EXPECT_EQ(0u, a1.purgeable);
+	EXPECT_EQ(0u, b1.reclaimed);
+	EXPECT_LE(BIG, b1.total);
+	EXPECT_EQ(self->base + a1.total + b1.total, vp_vram_in_use(self->a));
+	EXPECT_EQ(self->reclaimed + a1.reclaimed, vp_sysfs_dev_u64(&self->dev, "reclaimed"));
+	/* A's sysfs folder says what its fdinfo says. */
+	ASSERT_EQ(0, vp_client_id(self->a, &id));
+	vp_sysfs_client_path(&self->dev, id, cdir, sizeof(cdir));
+	vp_my_comm(comm, sizeof(comm));
+	vp_expect_client_matches(_metadata, cdir, self->a, getpid(), comm, "A after B's ALLOC");
+	for (i = 0; i < 2; i++)
+		EXPECT_EQ(0, edges(self->a, &self->as[i], SLICE, 100 + i, false)) TH_LOG("A's slice %d", i);
+
+	/* A again: more slices than page 0 holds, so a new page. */
+	for (i = 0; i < (int)ARRAY_SIZE(more); i++) {
+		VP_ALLOC_OK(self->a, SLICE, 0, &more[i], "A again");
+		ASSERT_EQ(0, edges(self->a, &more[i], SLICE, 300 + i, true));
+	}
+	USAGE(self->a, &a2);
+	USAGE(self->b, &b1);
+	EXPECT_EQ(a1.reclaimed, a2.reclaimed) TH_LOG("A's own ALLOCs reclaim nothing from A");
+	EXPECT_LT(a1.total, a2.total);
+	EXPECT_EQ(0u, b1.reclaimed) TH_LOG("B had no free page to give");
+	EXPECT_EQ(self->base + a2.total + b1.total, vp_vram_in_use(self->a));
+	for (i = 0; i < 2; i++)
+		EXPECT_EQ(0, edges(self->a, &self->as[i], SLICE, 100 + i, false));
+	for (i = 0; i < (int)ARRAY_SIZE(more); i++)
+		EXPECT_EQ(0, edges(self->a, &more[i], SLICE, 300 + i, false));
+	EXPECT_EQ(0, edges(self->b, &big, BIG, 200, false));
+}
+
+/* The idlest client gives first; a client with live pages only gives nothing. */
+TEST_F(share, reclaim_oldest_idle_first)
+{
+	struct usage a0, c0, a1, b1, c1, a2, b2, c2;
+	struct drm_vrampool_alloc big;
+	int na, nc, n;
+
+	/* A takes half of VRAM, C the rest; A frees first, but C allocated last. */
+	na = fill(_metadata, self->a, SLICE, self->vram_size / 2, self->as, MAX_HANDLES);
+	nc = fill(_metadata, self->c, SLICE, 0, self->cs, MAX_HANDLES);
+	ASSERT_LT(0, nc);
+	free_range(_metadata, self->a, self->as, 0, na);
+	free_range(_metadata, self->c, self->cs, 0, nc);
+	USAGE(self->a, &a0);
+	USAGE(self->c, &c0);
+	EXPECT_EQ(a0.total, a0.purgeable);
+	EXPECT_EQ(c0.total, c0.purgeable);
+	EXPECT_LE(BIG, a0.purgeable) TH_LOG("A's half holds B's page");
+
+	VP_ALLOC_OK(self->b, BIG, 0, &big, "B's 16 MiB");
+	USAGE(self->a, &a1);
+	USAGE(self->b, &b1);
+	USAGE(self->c, &c1);
+	EXPECT_EQ(a0.purgeable, a1.reclaimed) TH_LOG("A, idle for longest, gave all");
+	EXPECT_EQ(0u, a1.total);
+	EXPECT_EQ(0u, c1.reclaimed) TH_LOG("C was not needed");
+	EXPECT_EQ(c0.total, c1.total);
+	EXPECT_EQ(self->base + a1.total + b1.total + c1.total, vp_vram_in_use(self->a));
+
+	/* Now C is the idlest: A, filling VRAM, takes C's pages, never B's. */
+	n = fill(_metadata, self->a, SLICE, 0, self->as, MAX_HANDLES);
+	USAGE(self->a, &a2);
+	USAGE(self->b, &b2);
+	USAGE(self->c, &c2);
+	EXPECT_EQ(c0.purgeable, c2.reclaimed) TH_LOG("C gave all its free pages");
+	EXPECT_EQ(c0.purgeable / vp_bo_bytes(SLICED_PAGE), c2.reclaimed_pages);
+	EXPECT_EQ(0u, c2.total);
+	EXPECT_EQ(0u, b2.reclaimed) TH_LOG("B's page is live");
+	EXPECT_EQ(b1.total, b2.total);
+	EXPECT_EQ(a1.reclaimed, a2.reclaimed);
+	EXPECT_EQ(self->base + a2.total + b2.total + c2.total, vp_vram_in_use(self->a));
+	EXPECT_EQ(self->reclaimed + a2.reclaimed + c2.reclaimed,
+		  vp_sysfs_dev_u64(&self->dev, "reclaimed"));
+	EXPECT_LE((int)((self->vram_size - self->base - b2.total) / SLICE) - (int)(SLICED_PAGE / SLICE), n);
+	free_range(_metadata, self->a, self->as, 0, n);
+}
+
+/* ---- the storm ------------------------------------------------------------ */
+
+#define STORM_CLIENTS	4
+#define STORM_SECONDS	10
+#define STORM_LIVE	256
+
+struct storm_report {
+	uint64_t total, reclaimed, allocs, ooms, installs, bad;
+};
+
+struct storm_live {
+	struct drm_vrampool_alloc a;
+	uint64_t size;
+	uint32_t seed;
+};
+
+static uint64_t storm_size(unsigned int *rnd)
+{
+	static const uint64_t sizes[] = { 4 * KiB, 64 * KiB, 256 * KiB, 1 * MiB, 3 * MiB, 12 * MiB };
+
+	return sizes[rand_r(rnd) % ARRAY_SIZE(sizes)];
+}
+
+static void storm_free(int fd, struct storm_live *live, int *n, int i, struct storm_report *r)
+{
+	if (edges(fd, &live[i].a, live[i].size, live[i].seed, false))
+		r->bad++;
+	if (vp_free(fd, live[i].a.handle))
+		r->bad++;
+	live[i] = live[--*n];
+}
+
+/* One storm client: until @end, never a cleanup; then report and wait. */
+static void storm_child(const struct vp_device *dev, int k, time_t end, int report, int go)
+{
+	struct drm_vrampool_pool_entry layouts[2][2] = {
+		{ vp_sliced(SLICED_PAGE, SLICE, VP_ABSENT), vp_exclusive(64 * MiB, VP_ABSENT) },
+		{ vp_sliced(4 * MiB, 256 * KiB, VP_ABSENT), vp_direct(VP_ABSENT) },
+	};
+	struct storm_live *live = calloc(STORM_LIVE, sizeof(*live));
+	struct storm_report r = { 0 };
+	unsigned int rnd = 1234 + k;
+	uint32_t seed = (uint32_t)k << 24;
+	int fd = vp_open_device(dev), n = 0, i, ret;
+	char c;
+
+	if (fd < 0 || !live)
+		_exit(2);
+	while (time(NULL) < end) {
+		unsigned int op = rand_r(&rnd) % 64;
+
+		if (op < 36 && n < STORM_LIVE) {
+			struct storm_live *l = &live[n];
+
+			l->size = storm_size(&rnd);
+			l->seed = ++seed;
+			ret = vp_alloc(fd, l->size, 0, &l->a);
+			if (ret == -ENOSPC && l->a.error.code == DRM_VRAMPOOL_ERR_OUT_OF_MEMORY) {
+				r.ooms++;
+				while (n > STORM_LIVE / 8)	/* make room, then go on */
+					storm_free(fd, live, &n, rand_r(&rnd) % n, &r);
+				continue;
+			}
+			if (ret) {
+				fprintf(stderr, "# storm client %d: ALLOC(%" PRIu64 "): %s, code %u\n",
+					k, l->size, strerror(-ret), l->a.error.code);
+				r.bad++;
+				continue;
+			}
+			r.allocs++;
+			if (edges(fd, &l->a, l->size, l->seed, true))
+				r.bad++;
+			n++;
+		} else if (op < 63 && n) {
+			storm_free(fd, live, &n, rand_r(&rnd) % n, &r);
+		} else if (op == 63) {
+			/* An install: the dynamic pools must be empty first. */
+			while (n)
+				storm_free(fd, live, &n, n - 1, &r);
+			ret = vp_install_list(fd, layouts[r.installs % 2], 2, NULL);
+			if (ret) {
+				fprintf(stderr, "# storm client %d: POOL_INSTALL: %s\n", k,
+					strerror(-ret));
+				r.bad++;
+			}
+			r.installs++;
+		}
+	}
+	/*
+	 * Stopped: say so, and wait until every client has (until then another
+	 * one may still reclaim from this one); then every live allocation is
+	 * checked and the fdinfo figures are reported.
+	 */
+	if (write(report, "s", 1) != 1 || read(go, &c, 1) != 1)
+		_exit(3);
+	for (i = 0; i < n; i++) {
+		if (edges(fd, &live[i].a, live[i].size, live[i].seed, false))
+			r.bad++;
+	}
+	if (vp_fdinfo_size(fd, "drm-total-vram", &r.total) ||
+	    fdinfo_u64(fd, "vrampool-reclaimed-bytes", &r.reclaimed))
+		r.bad++;
+	if (write(report, &r, sizeof(r)) != sizeof(r))
+		_exit(3);
+	if (read(go, &c, 1) != 1)
+		_exit(4);
+	/* After the parent's sum: the data once more, then exit (which closes). */
+	for (i = 0; i < n; i++) {
+		if (edges(fd, &live[i].a, live[i].size, live[i].seed, false))
+			_exit(5);
+	}
+	_exit(0);
+}
+
+FIXTURE(storm) {
+	struct vp_device dev;
+	int fd;
+};
+
+VP_BACKEND_VARIANTS(storm);
+
+FIXTURE_SETUP(storm)
+{
+	self->fd = vp_setup_open_first(_metadata, variant->backend, &self->dev);
+}
+
+FIXTURE_TEARDOWN(storm)
+{
+	close(self->fd);
+}
+
+TEST_F_TIMEOUT(storm, reclaim_storm, 120)
+{
+	struct storm_report r[STORM_CLIENTS];
+	uint64_t sum = 0, reclaimed = 0, before = vp_vram_in_use(self->fd);
+	uint64_t dev_reclaimed = vp_sysfs_dev_u64(&self->dev, "reclaimed");
+	int report[2], go[STORM_CLIENTS][2], k, status;
+	pid_t pids[STORM_CLIENTS];
+	time_t end;
+
+	/* One report pipe for all; a go pipe each, so that each reads its own go. */
+	ASSERT_EQ(0, pipe(report));
+	for (k = 0; k < STORM_CLIENTS; k++)
+		ASSERT_EQ(0, pipe(go[k]));
+	end = time(NULL) + STORM_SECONDS;
+	for (k = 0; k < STORM_CLIENTS; k++) {
+		pids[k] = fork();
+		ASSERT_LE(0, pids[k]);
+		if (!pids[k]) {
+			close(report[0]);
+			storm_child(&self->dev, k, end, report[1], go[k][0]);
+		}
+	}
+	close(report[1]);
+	for (k = 0; k < STORM_CLIENTS; k++)
+		close(go[k][0]);
+
+	/* Every client stopped, then all report at once: nobody allocates now. */
+	for (k = 0; k < STORM_CLIENTS; k++) {
+		char c;
+
+		ASSERT_EQ(1, read(report[0], &c, 1)) TH_LOG("client %d stopping", k);
+		ASSERT_EQ('s', c);
+	}
+	for (k = 0; k < STORM_CLIENTS; k++)
+		ASSERT_EQ(1, write(go[k][1], "r", 1));
+	for (k = 0; k < STORM_CLIENTS; k++) {
+		ASSERT_EQ((ssize_t)sizeof(r[k]), read(report[0], &r[k], sizeof(r[k])))
+			TH_LOG("client %d's report", k);
+		sum += r[k].total;
+		reclaimed += r[k].reclaimed;
+		TH_LOG("client %d: %" PRIu64 " allocs, %" PRIu64 " out of memory, %" PRIu64
+		       " installs, holds %" PRIu64 ", others reclaimed %" PRIu64, k, r[k].allocs,
+		       r[k].ooms, r[k].installs, r[k].total, r[k].reclaimed);
+		EXPECT_EQ(0u, r[k].bad) TH_LOG("client %d: lost data or a failed call", k);
+	}
+	/* All paused: the clients' VRAM is the device's. */
+	EXPECT_EQ(before + sum, vp_vram_in_use(self->fd));
+	EXPECT_LT(0u, reclaimed) TH_LOG("the storm must reclaim across clients");
+	EXPECT_EQ(dev_reclaimed + reclaimed, vp_sysfs_dev_u64(&self->dev, "reclaimed"))
+		TH_LOG("the device's total is the clients' sum");
+
+	for (k = 0; k < STORM_CLIENTS; k++)
+		ASSERT_EQ(1, write(go[k][1], "g", 1));
+	for (k = 0; k < STORM_CLIENTS; k++) {
+		ASSERT_EQ(pids[k], waitpid(pids[k], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+			TH_LOG("client %d: status %#x", k, status);
+	}
+	EXPECT_EQ(before, vp_vram_in_use(self->fd));
+	close(report[0]);
+	for (k = 0; k < STORM_CLIENTS; k++)
+		close(go[k][1]);
+}
+
+TEST_HARNESS_MAIN
