@@ -14,6 +14,7 @@
 #include "vrampool_client.h"
 #include "vrampool_device.h"
 #include "vrampool_reclaim.h"
+#include "vrampool_trace.h"
 
 /**
  * DOC: reclaim
@@ -111,8 +112,11 @@ static struct vrampool_client *next_idle(struct vrampool_reclaim *walk)
 	return best;
 }
 
-/* Gives back @other's free pages; the clients lock is held, @other's not. */
-static u64 reclaim_client(struct vrampool_client *other)
+/*
+ * Gives back @other's free pages for @self; the clients lock is held,
+ * @other's not.
+ */
+static u64 reclaim_client(struct vrampool_client *self, struct vrampool_client *other)
 {
 	struct vrampool_device *vdev = other->vdev;
 	u64 vram, pages;
@@ -131,6 +135,7 @@ static u64 reclaim_client(struct vrampool_client *other)
 	other->reclaimed_pages += pages;
 	atomic64_add(vram, &vdev->reclaimed_bytes);
 	atomic64_add(pages, &vdev->reclaimed_pages);
+	trace_vrampool_reclaim(self->file->client_id, other->file->client_id, vram, pages);
 	return vram;
 }
 
@@ -150,7 +155,7 @@ u64 vrampool_reclaim_next(struct vrampool_reclaim *walk)
 
 	guard(mutex)(&vdev->clients_lock);
 	while ((other = next_idle(walk))) {
-		freed = reclaim_client(other);
+		freed = reclaim_client(walk->self, other);
 		if (freed)
 			return freed;
 	}

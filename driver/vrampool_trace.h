@@ -28,7 +28,8 @@
 			 { DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, "BufferTooBig" }, \
 			 { DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, "OutOfMemory" }, \
 			 { DRM_VRAMPOOL_ERR_NOT_FOUND, "NotFound" }, \
-			 { DRM_VRAMPOOL_ERR_CLIENT_LIMIT, "ClientLimit" })
+			 { DRM_VRAMPOOL_ERR_CLIENT_LIMIT, "ClientLimit" }, \
+			 { DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED, "QuotaExceeded" })
 
 TRACE_EVENT(vrampool_alloc,
 	    TP_PROTO(u64 client, u32 handle, u64 size, u32 flags, u32 pool, u32 page,
@@ -112,6 +113,21 @@ TRACE_EVENT(vrampool_cleanup,
 	    TP_fast_assign(__entry->client = client;
 			   __entry->released = released;),
 	    TP_printk("client=%llu released=%llu", __entry->client, __entry->released)
+);
+
+TRACE_EVENT(vrampool_reclaim,
+	    TP_PROTO(u64 client, u64 from, u64 bytes, u64 pages),
+	    TP_ARGS(client, from, bytes, pages),
+	    TP_STRUCT__entry(__field(u64, client)
+			     __field(u64, from)
+			     __field(u64, bytes)
+			     __field(u64, pages)),
+	    TP_fast_assign(__entry->client = client;
+			   __entry->from = from;
+			   __entry->bytes = bytes;
+			   __entry->pages = pages;),
+	    TP_printk("client=%llu from=%llu bytes=%llu pages=%llu",
+		      __entry->client, __entry->from, __entry->bytes, __entry->pages)
 );
 
 DECLARE_EVENT_CLASS(vrampool_page,
