@@ -11,6 +11,8 @@
 
 #include <drm/drm_file.h>
 
+#include <kunit/visibility.h>
+
 #include "vrampool_client.h"
 #include "vrampool_device.h"
 #include "vrampool_reclaim.h"
@@ -83,8 +85,17 @@ static bool after_cursor(const struct vrampool_reclaim *walk, u64 last_alloc, u6
 	       (last_alloc == walk->last_alloc && id > walk->client_id);
 }
 
-/* The idlest client after the cursor, not @self; the clients lock is held. */
-static struct vrampool_client *next_idle(struct vrampool_reclaim *walk)
+/**
+ * vrampool_reclaim_next_idle() - the next client a reclaim walk visits
+ * @walk: the walk; the device's clients lock is held
+ *
+ * The idlest client after the cursor, not the walk's own, that has not
+ * allocated since the walk began; the cursor moves on to it. Static but for
+ * KUnit (driver/tests/vrampool_reclaim_kunit.c).
+ *
+ * Return: the client, or NULL when every one has been visited.
+ */
+VISIBLE_IF_KUNIT struct vrampool_client *vrampool_reclaim_next_idle(struct vrampool_reclaim *walk)
 {
 	struct vrampool_device *vdev = walk->self->vdev;
 	struct vrampool_client *other, *best = NULL;
@@ -111,6 +122,7 @@ static struct vrampool_client *next_idle(struct vrampool_reclaim *walk)
 	}
 	return best;
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_reclaim_next_idle);
 
 /*
  * Gives back @other's free pages for @self; the clients lock is held,
@@ -154,7 +166,7 @@ u64 vrampool_reclaim_next(struct vrampool_reclaim *walk)
 	u64 freed;
 
 	guard(mutex)(&vdev->clients_lock);
-	while ((other = next_idle(walk))) {
+	while ((other = vrampool_reclaim_next_idle(walk))) {
 		freed = reclaim_client(walk->self, other);
 		if (freed)
 			return freed;

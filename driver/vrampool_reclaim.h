@@ -31,5 +31,8 @@ struct vrampool_reclaim {
 
 void vrampool_reclaim_start(struct vrampool_reclaim *walk, struct vrampool_client *self);
 u64 vrampool_reclaim_next(struct vrampool_reclaim *walk);
+#if IS_ENABLED(CONFIG_KUNIT)
+struct vrampool_client *vrampool_reclaim_next_idle(struct vrampool_reclaim *walk);
+#endif
 
 #endif /* _VRAMPOOL_RECLAIM_H_ */

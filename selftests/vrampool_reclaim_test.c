@@ -16,7 +16,7 @@
  *    ALLOC takes A's alone; then A, allocating again, takes C's (now the
  *    idlest) and never B's live page;
  *  - storm: 4 processes allocate, map, write, check, free and install for
- *    10 s under VRAM pressure without ever cleaning up, so that their ALLOCs
+ *    20 s under VRAM pressure without ever cleaning up, so that their ALLOCs
  *    reclaim from each other; at the end, all stopped, their drm-total-vram adds
  *    up to the device's VRAM in use, every live allocation still holds its
  *    data, reclaim did happen and each client's counter is what the others'
@@ -305,7 +305,7 @@ TEST_F(share, reclaim_oldest_idle_first)
 /* ---- the storm ------------------------------------------------------------ */
 
 #define STORM_CLIENTS	4
-#define STORM_SECONDS	10
+#define STORM_SECONDS	20
 #define STORM_LIVE	256
 
 struct storm_report {
