@@ -75,6 +75,7 @@ void vrampool_reclaim_start(struct vrampool_reclaim *walk, struct vrampool_clien
 	walk->client_id = 0;
 	walk->started = false;
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_reclaim_start);
 
 /* Whether (@last_alloc, @id) comes after the client the walk visited last. */
 static bool after_cursor(const struct vrampool_reclaim *walk, u64 last_alloc, u64 id)
