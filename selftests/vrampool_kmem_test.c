@@ -60,38 +60,12 @@ struct slab {
 	uint64_t unreclaim, reclaimable;	/* bytes */
 };
 
-static int meminfo_kb(const char *key, uint64_t *kb)
-{
-	char line[128];
-	size_t n = strlen(key);
-	FILE *f = fopen("/proc/meminfo", "r");
-	int ret = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, n) && line[n] == ':') {
-			ret = sscanf(line + n + 1, "%" SCNu64, kb) == 1 ? 0 : -EINVAL;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
-}
-
+/* 0 is vp_meminfo_bytes()'s "unreadable": neither figure is 0 on a running kernel. */
 static int slab_sample(struct slab *s)
 {
-	uint64_t u, r;
-	int ret;
-
-	ret = meminfo_kb("SUnreclaim", &u);
-	if (!ret)
-		ret = meminfo_kb("SReclaimable", &r);
-	if (ret)
-		return ret;
-	s->unreclaim = u * 1024;
-	s->reclaimable = r * 1024;
-	return 0;
+	s->unreclaim = vp_meminfo_bytes("SUnreclaim");
+	s->reclaimable = vp_meminfo_bytes("SReclaimable");
+	return s->unreclaim && s->reclaimable ? 0 : -EIO;
 }
 
 static void sleep_ms(long ms)

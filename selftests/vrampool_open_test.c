@@ -69,11 +69,9 @@ static uint64_t in_use(struct __test_metadata *_metadata,
 /* fdinfo's drm-client-id of @fd, 0 when it has none. */
 static unsigned long long client_id(int fd)
 {
-	char buf[32];
+	uint64_t id = 0;
 
-	if (vp_fdinfo_get(fd, "drm-client-id", buf, sizeof(buf)))
-		return 0;
-	return strtoull(buf, NULL, 10);
+	return vp_client_id(fd, &id) ? 0 : id;
 }
 
 /*
