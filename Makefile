@@ -32,10 +32,12 @@
 #   make check-pkg      build the packages, install and use them on this machine,
 #                       dkms-build the module for KVER and run a kselftest on it
 #                       in the Debian VM (make check runs it too)
-#   make fuzz SEED=S STEPS=N [FAIL_NTH=1]
+#   make fuzz SEED=S STEPS=N [DEVICE=D] [FAIL_NTH=1] [PROFILE=1]
 #                       boot the Debian VM (the debug kernel with FAIL_NTH=1)
-#                       and run only vrampool_fuzz_test, one seed: a failing
-#                       seed replays
+#                       and run only vrampool_fuzz_test, one seed (its
+#                       clients on device D only, as make check's parallel
+#                       runs): a failing seed replays; PROFILE=1 prints
+#                       where its time goes
 #   make soak           the storm test for 60 s instead of make check's 20 s
 #   make htmldocs       Documentation/ as HTML in build/htmldocs (Sphinx with the
 #                       kernel's kernel-doc extension)
@@ -391,8 +393,11 @@ check-pkg: run-pkg
 SEED      ?= 1
 STEPS     ?= 100000
 FAIL_NTH  ?=
+PROFILE   ?=
+DEVICE    ?=
 FUZZ_APPEND = vrampool.fuzz_seed=$(SEED) vrampool.fuzz_steps=$(STEPS) \
-	$(if $(FAIL_NTH),vrampool.fuzz_fail_nth=1)
+	$(if $(FAIL_NTH),vrampool.fuzz_fail_nth=1) $(if $(PROFILE),vrampool.fuzz_profile=1) \
+	$(if $(DEVICE),vrampool.fuzz_device=$(DEVICE))
 ifeq ($(FAIL_NTH),)
 fuzz: initramfs
 	@echo "VM: booting $(KVER) for the fuzzer, seed $(SEED), $(STEPS) steps; log: $(VMDIR)/fuzz.log"

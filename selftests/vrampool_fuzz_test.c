@@ -20,13 +20,19 @@
  * on timing: a failing seed replays. Every mismatch prints the seed, the
  * step, the operation and both answers.
  *
- *   vrampool_fuzz_test [--seed S] [--steps N] [--clients C] [--fail-nth]
+ *   vrampool_fuzz_test [--seed S] [--steps N] [--clients C] [--device D]
+ *                      [--fail-nth] [--profile]
  *
  * Without arguments it runs the tier's plan (VRAMPOOL_TIER): fixed seeds
- * and one seed from the clock, then, where the kernel has fault injection,
- * a fail-nth run that injects an allocation failure at random steps and
- * checks that a failed operation changed nothing. VRAMPOOL_FUZZ_SEED and
- * VRAMPOOL_FUZZ_STEPS (make fuzz) run one seed instead.
+ * and one seed from the clock. On Debian's kernel, 10^6 steps: a worker
+ * process per device runs its seeds with every client on its device (so
+ * the model of each device stays exact while both CPUs work), then one
+ * seed spans every device. On the debug kernel, one process, then, where
+ * the kernel has fault injection, a fail-nth run that injects an
+ * allocation failure at random steps and checks that a failed operation
+ * changed nothing. VRAMPOOL_FUZZ_SEED, VRAMPOOL_FUZZ_STEPS and
+ * VRAMPOOL_FUZZ_DEVICE (make fuzz) run one seed instead; --profile (or
+ * VRAMPOOL_FUZZ_PROFILE=1) prints where the time goes.
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -43,6 +49,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -80,6 +87,83 @@ static uint32_t rnd(uint32_t n)
 static bool chance(uint32_t one_in)
 {
 	return rnd(one_in) == 0;
+}
+
+/* ---- Where the time goes (--profile, VRAMPOOL_FUZZ_PROFILE=1) ------------ */
+
+enum prof_kind {
+	P_IOCTL, P_IOCTL_OK, P_QUERY, P_VRAM, P_CHECK, P_FILL, P_MMAP, P_READS, P_FORK, P_WAIT,
+	P_OPEN, P_CLOSE,
+	P_KINDS
+};
+
+static const char *const prof_names[P_KINDS] = {
+	[P_IOCTL] = "the op's ioctl, failed", [P_IOCTL_OK] = "the op's ioctl, succeeded",
+	[P_WAIT] = "wait for the child", [P_QUERY] = "POOL_QUERY vs the model",
+	[P_VRAM] = "device VRAM (GET_PARAM, sysfs)", [P_CHECK] = "pattern checks",
+	[P_FILL] = "pattern writes", [P_MMAP] = "mmap and munmap",
+	[P_READS] = "fdinfo and sysfs reads", [P_FORK] = "fork()",
+	[P_OPEN] = "open a client", [P_CLOSE] = "close a client",
+};
+
+static bool profiling;
+static struct { uint64_t ns, n; } prof[P_KINDS];
+#define PROF_OPS 32
+static struct { const char *op; uint64_t ns, n; } prof_op[PROF_OPS];
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
+
+static uint64_t prof_start(void)
+{
+	return profiling ? now_ns() : 0;
+}
+
+static void prof_end(enum prof_kind k, uint64_t t0)
+{
+	if (!profiling)
+		return;
+	prof[k].ns += now_ns() - t0;
+	prof[k].n++;
+}
+
+static void prof_step(const char *op, uint64_t t0)
+{
+	int i;
+
+	if (!profiling)
+		return;
+	for (i = 0; i < PROF_OPS && prof_op[i].op && prof_op[i].op != op; i++)
+		;
+	if (i == PROF_OPS)
+		return;
+	prof_op[i].op = op;
+	prof_op[i].ns += now_ns() - t0;
+	prof_op[i].n++;
+}
+
+static void prof_print(double secs)
+{
+	int i;
+
+	if (!profiling)
+		return;
+	printf("# profile: per step kind (by the op's last name), share of %.1f s:\n", secs);
+	for (i = 0; i < PROF_OPS && prof_op[i].op; i++)
+		printf("#   %-36s %8" PRIu64 " x %7.1f us = %5.1f%%\n", prof_op[i].op,
+		       prof_op[i].n, prof_op[i].ns / 1e3 / (prof_op[i].n ?: 1),
+		       prof_op[i].ns / 1e7 / secs);
+	printf("# profile: per activity (inclusive):\n");
+	for (i = 0; i < P_KINDS; i++)
+		printf("#   %-36s %8" PRIu64 " x %7.1f us = %5.1f%%\n", prof_names[i], prof[i].n,
+		       prof[i].ns / 1e3 / (prof[i].n ?: 1), prof[i].ns / 1e7 / secs);
+	memset(prof, 0, sizeof(prof));
+	memset(prof_op, 0, sizeof(prof_op));
 }
 
 /* ---- The model ---------------------------------------------------------- */
@@ -135,6 +219,8 @@ static uint8_t *mem_none, *mem_ro, *scratch;
 
 /* The run. */
 static uint64_t seed, step, steps;
+static int only_dev = -1;		/* --device D: every client on device D */
+static bool worker;			/* one of a parallel plan's processes */
 static bool fail_nth_mode;
 static int fail_nth_fd = -1;
 static int armed;			/* fail-nth armed for the op's ioctl */
@@ -174,9 +260,13 @@ static void mismatch(const char *fmt, ...)
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
-	printf("\n# replay: make fuzz SEED=%" PRIu64 " STEPS=%" PRIu64 "%s\n", seed, step + 1,
-	       fail_nth_mode ? " (with --fail-nth, debug kernel)" : "");
-	printf("not ok 1 fuzz seed %" PRIu64 " failed at step %" PRIu64 "\n", seed, step);
+	printf("\n# replay: make fuzz SEED=%" PRIu64 " STEPS=%" PRIu64, seed, step + 1);
+	if (only_dev >= 0)
+		printf(" DEVICE=%d", only_dev);
+	printf("%s\n", fail_nth_mode ? " FAIL_NTH=1 (the debug kernel)" : "");
+	/* A worker's parent prints its result. */
+	if (!worker)
+		printf("not ok 1 fuzz seed %" PRIu64 " failed at step %" PRIu64 "\n", seed, step);
 	fflush(stdout);
 	_exit(1);
 }
@@ -210,10 +300,14 @@ static unsigned int fail_nth_read(void)
 
 static int xioctl(int fd, unsigned long req, void *arg)
 {
+	uint64_t t0 = prof_start();
 	int ret;
 
-	if (!armed)
-		return vp_ioctl(fd, req, arg);
+	if (!armed) {
+		ret = vp_ioctl(fd, req, arg);
+		prof_end(ret ? P_IOCTL : P_IOCTL_OK, t0);
+		return ret;
+	}
 	fail_nth_write(armed);
 	ret = vp_ioctl(fd, req, arg);
 	injected = fail_nth_read() == 0;
@@ -249,8 +343,10 @@ static bool injected_failure(int ret, int want)
 static void check_range(const struct fz_client *c, const struct fz_alloc *a, uint64_t from,
 			uint64_t len, const char *when)
 {
+	uint64_t t0 = prof_start();
 	int64_t bad = vp_check_words(a->map + a->offset + from, from, len, a->seed);
 
+	prof_end(P_CHECK, t0);
 	bytes_checked += len;
 	if (bad >= 0)
 		mismatch("%s: client %d allocation %u (pool %u page %u offset %" PRIu64
@@ -384,14 +480,42 @@ static uint64_t dynamic_live(const struct fz_client *c, uint64_t *bytes)
 
 static struct vp_snap snap;
 
+/*
+ * POOL_QUERY in one call, asking for the answer's size as the model knows
+ * it: a wrong count is an EINVAL, which the caller reports. Only the
+ * statuses it asks for are poisoned first (not the whole 255 of them): the
+ * call must overwrite every byte that is then compared.
+ */
+static int query_sized(const struct fz_client *c, struct vp_snap *s)
+{
+	struct drm_vrampool_pool_query q = { 0 };
+	int ret;
+
+	q.size = (c->num_pools + 1) * sizeof(s->pools[0]);
+	q.pools = (uintptr_t)s->pools;
+	memset(s->pools, 0xa5, q.size);
+	ret = vp_query(c->fd, &q);
+	if (ret)
+		return ret;
+	s->generation = q.generation;
+	s->vram_in_use = q.vram_in_use;
+	s->persistent_mode = q.persistent_mode;
+	s->num_pools = q.num_pools;
+	s->size = q.size;
+	s->count = q.size / sizeof(s->pools[0]);
+	return 0;
+}
+
 static void check_query(struct fz_client *c, const char *when)
 {
-	uint64_t live_eff = 0;
+	uint64_t live_eff = 0, t0 = prof_start();
 	char why[256];
 	uint32_t i;
 	int ret;
 
-	ret = vp_snap_take(c->fd, &snap);
+	/* One in 8 takes a runtime's two steps: size 0, then the data. */
+	ret = chance(8) ? vp_snap_take(c->fd, &snap) : query_sized(c, &snap);
+	prof_end(P_QUERY, t0);
 	if (ret)
 		mismatch("%s: POOL_QUERY: %s", when, ename(ret));
 	if (snap.generation != c->generation || snap.num_pools != c->num_pools ||
@@ -433,7 +557,7 @@ static void check_query(struct fz_client *c, const char *when)
  */
 static void check_device_vram(int dev, const char *when)
 {
-	uint64_t sum = devs[dev].vram_start, got, sys;
+	uint64_t sum = devs[dev].vram_start, got, sys, t0;
 	bool orphans = false;
 	int i;
 
@@ -446,11 +570,13 @@ static void check_device_vram(int dev, const char *when)
 		sum += snap.vram_in_use;
 		orphans |= c->norphans > 0;
 	}
+	t0 = prof_start();
 	got = vp_vram_in_use(devs[dev].probe);
 	if (orphans ? got < sum : got != sum)
 		mismatch("%s: %s VRAM_IN_USE %" PRIu64 ", start + clients' %" PRIu64 "%s", when,
 			 devs[dev].d.name, got, sum, orphans ? " (freed pages mapped)" : "");
 	sys = vp_sysfs_dev_u64(&devs[dev].d, "vram_in_use");
+	prof_end(P_VRAM, t0);
 	if (sys != got)
 		mismatch("%s: sysfs vram_in_use %" PRIu64 ", GET_PARAM %" PRIu64, when, sys, got);
 }
@@ -463,9 +589,12 @@ static void client_open(struct fz_client *c, int dev)
 	struct drm_vrampool_layout_error err;
 	int ret;
 
+	uint64_t t0 = prof_start();
+
 	memset(c, 0, sizeof(*c));
 	c->dev = dev;
 	c->fd = vp_open_device(&devs[dev].d);
+	prof_end(P_OPEN, t0);
 	if (c->fd < 0)
 		mismatch("open %s: %s", devs[dev].d.path, ename(c->fd));
 	ret = vrampool_layout_preset(&devs[dev].lp,
@@ -482,24 +611,35 @@ static void client_open(struct fz_client *c, int dev)
 	check_query(c, "a new client has the default layout");
 }
 
+static void prof_munmap(void *p, size_t len)
+{
+	uint64_t t0 = prof_start();
+
+	munmap(p, len);
+	prof_end(P_MMAP, t0);
+}
+
 static void drop_orphan(struct fz_client *c, int i)
 {
-	munmap(c->orphans[i].map, c->orphans[i].map_len);
+	prof_munmap(c->orphans[i].map, c->orphans[i].map_len);
 	c->orphans[i] = c->orphans[--c->norphans];
 }
 
 static void client_close(struct fz_client *c)
 {
+	uint64_t t0;
 	int i;
 
 	for (i = 0; i < c->nlive; i++)
 		check_alloc_bytes(c, &c->live[i], "before close", true);
 	for (i = 0; i < c->nlive; i++)
 		if (c->live[i].map)
-			munmap(c->live[i].map, c->live[i].map_len);
+			prof_munmap(c->live[i].map, c->live[i].map_len);
 	while (c->norphans)
 		drop_orphan(c, 0);
+	t0 = prof_start();
 	close(c->fd);
+	prof_end(P_CLOSE, t0);
 	c->fd = -1;
 	c->nlive = 0;
 }
@@ -736,6 +876,7 @@ static void do_alloc(struct fz_client *c, bool hostile)
 	struct alloc_plan plan;
 	struct fz_alloc *l;
 	struct fz_pool *ps;
+	uint64_t t0;
 	int ret;
 
 	op_name = "ALLOC";
@@ -816,13 +957,18 @@ static void do_alloc(struct fz_client *c, bool hostile)
 			return;
 		}
 	} else {
+		uint64_t t0 = prof_start();
+
 		l->map = mmap(NULL, l->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd,
 			      a.mmap_offset);
+		prof_end(P_MMAP, t0);
 	}
 	if (l->map == MAP_FAILED)
 		mismatch("mmap of a live allocation's page (%#" PRIx64 ", %zu bytes): %s",
 			 (uint64_t)a.mmap_offset, l->map_len, strerror(errno));
+	t0 = prof_start();
 	vp_fill_words(l->map + l->offset, 0, l->size, l->seed);
+	prof_end(P_FILL, t0);
 	check_alloc_placement_bytes(c, l);
 }
 
@@ -841,7 +987,7 @@ static void forget(struct fz_client *c, int i, bool keep_map)
 			c->orphans[c->norphans++] = (struct fz_orphan){ l->map, l->map_len,
 									 l->mmap_offset };
 		else
-			munmap(l->map, l->map_len);
+			prof_munmap(l->map, l->map_len);
 	}
 	*l = c->live[--c->nlive];
 }
@@ -1369,11 +1515,12 @@ static int child_ops(struct fz_client *c)
 
 static void do_fork(struct fz_client *c)
 {
-	uint64_t saved = rng_state;
+	uint64_t saved = rng_state, t0;
 	pid_t pid;
 	int status;
 
 	op_name = "fork";
+	t0 = prof_start();
 	pid = fork();
 	if (pid < 0)
 		mismatch("fork: %s", strerror(errno));
@@ -1382,8 +1529,11 @@ static void do_fork(struct fz_client *c)
 		_exit(child_ops(c));
 	}
 	rng_state = saved;
+	prof_end(P_FORK, t0);
+	t0 = prof_start();
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
 		mismatch("the forked child on the shared file failed: status %#x", status);
+	prof_end(P_WAIT, t0);
 	forks_done++;
 	check_query(c, "after the forked child's allocations and frees");
 	check_client_bytes(c, "after fork");
@@ -1393,6 +1543,8 @@ static void do_reopen(struct fz_client *c)
 {
 	int dev = rnd(ndevs);
 
+	if (only_dev >= 0)
+		dev = only_dev;
 	op_name = "close and reopen";
 	client_close(c);
 	client_open(c, dev);
@@ -1402,29 +1554,35 @@ static void do_reopen(struct fz_client *c)
 static void do_reads(struct fz_client *c)
 {
 	char buf[VP_VAL_MAX];
-	uint64_t resident, id;
+	uint64_t resident, id, t0;
 	int ret;
 
 	op_name = "fdinfo and sysfs";
+	t0 = prof_start();
 	ret = vp_fdinfo_size(c->fd, "drm-resident-vram", &resident);
+	prof_end(P_READS, t0);
 	if (ret)
 		mismatch("fdinfo drm-resident-vram: %s", ename(ret));
 	check_query(c, "fdinfo");
 	if (resident != snap.vram_in_use)
 		mismatch("fdinfo drm-resident-vram %" PRIu64 ", POOL_QUERY vram_in_use %" PRIu64,
 			 resident, snap.vram_in_use);
+	t0 = prof_start();
 	ret = vp_client_id(c->fd, &id);
+	prof_end(P_READS, t0);
 	if (ret)
 		mismatch("fdinfo drm-client-id: %s", ename(ret));
 	if (rnd(2)) {
 		char path[VP_PATH_LEN], dir[VP_DIR_LEN];
 
+		t0 = prof_start();
 		vp_sysfs_client_path(&devs[c->dev].d, id, dir, sizeof(dir));
 		snprintf(path, sizeof(path), "%s/persistent_mode", dir);
 		if (vp_read_line(path, buf, sizeof(buf)) == 0 &&
 		    strcmp(buf, vp_persistent_mode_str(c->mode)))
 			mismatch("sysfs %s reads %s, want %s", path, buf,
 				 vp_persistent_mode_str(c->mode));
+		prof_end(P_READS, t0);
 	}
 	check_device_vram(c->dev, "sysfs and GET_PARAM");
 }
@@ -1441,6 +1599,7 @@ static void one_step(void)
 {
 	struct fz_client *c = pick_client();
 	uint32_t r = rnd(1000);
+	uint64_t t0 = prof_start();
 
 	injected = false;
 	armed = fail_nth_mode && chance(4) ? 1 + rnd(4) : 0;
@@ -1478,7 +1637,10 @@ static void one_step(void)
 		do_reopen(c);
 	else if (c->nlive)
 		check_one(c, &c->live[rnd(c->nlive)]);
+	else
+		op_name = "a random check, nothing live";
 	armed = 0;
+	prof_step(op_name, t0);
 }
 
 static void setup_memory(void)
@@ -1491,6 +1653,11 @@ static void setup_memory(void)
 		mismatch("mmap of the fuzzer's own memory: %s", strerror(errno));
 }
 
+static int cmp_dev_names(const void *a, const void *b)
+{
+	return strcmp(((const struct vp_device *)a)->name, ((const struct vp_device *)b)->name);
+}
+
 static void setup_devices(void)
 {
 	struct vp_device d[VP_MAX_DEVICES];
@@ -1500,6 +1667,8 @@ static void setup_devices(void)
 	ndevs = vp_enumerate(d, VP_MAX_DEVICES);
 	if (ndevs <= 0)
 		mismatch("no vrampool device (%s)", ename(ndevs));
+	/* By name, not by minor (probe order): the same seed, the same devices. */
+	qsort(d, ndevs, sizeof(d[0]), cmp_dev_names);
 	for (i = 0; i < ndevs; i++) {
 		struct fz_dev *fd = &devs[i];
 
@@ -1545,6 +1714,13 @@ static void print_seen(void)
 	       codes, DRM_VRAMPOOL_ERR_CLIENT_LIMIT);
 }
 
+/* What the runs add up to, for the summary (a worker's reach its parent). */
+struct fz_totals {
+	uint64_t steps, allocs, bytes, forks, reopens, injected, absorbed;
+};
+
+static struct fz_totals totals;
+
 /* One seeded run; returns only when every answer matched the model. */
 static void run(uint64_t s, uint64_t n, int nc)
 {
@@ -1560,22 +1736,28 @@ static void run(uint64_t s, uint64_t n, int nc)
 	allocs_made = bytes_checked = forks_done = reopens = 0;
 	ops_failed_injected = ops_absorbed = 0;
 	for (i = 0; i < nclients; i++)
-		client_open(&clients[i], i % ndevs);
+		client_open(&clients[i], only_dev >= 0 ? only_dev : i % ndevs);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (step = 0; step < n; step++) {
 		one_step();
-		if (step % 1024 == 1023)
+		if (step % 1024 == 1023) {
+			uint64_t t0 = prof_start();
+
 			check_device_vram(clients[rnd(nclients)].dev, "a periodic check");
+			prof_step("a periodic check", t0);
+		}
 	}
 	op_name = "the end";
 	for (i = 0; i < nclients; i++)
 		check_query(&clients[i], "the end");
 	for (i = 0; i < ndevs; i++)
-		check_device_vram(i, "the end");
+		if (only_dev < 0 || i == only_dev)
+			check_device_vram(i, "the end");
 	for (i = 0; i < nclients; i++)
 		client_close(&clients[i]);
 	for (i = 0; i < ndevs; i++) {
-		uint64_t v = vp_vram_in_use(devs[i].probe);
+		uint64_t v = only_dev < 0 || i == only_dev ? vp_vram_in_use(devs[i].probe) :
+							    devs[i].vram_start;
 
 		if (v != devs[i].vram_start)
 			mismatch("%s: VRAM_IN_USE %" PRIu64 " after every client closed, %" PRIu64
@@ -1583,13 +1765,22 @@ static void run(uint64_t s, uint64_t n, int nc)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	printf("# seed %" PRIu64 ": %" PRIu64 " steps over %d clients on %d devices in %.1f s"
+	printf("# seed %" PRIu64 ": %" PRIu64 " steps over %d clients on %s in %.1f s"
 	       " (%.0f steps/s); %" PRIu64 " allocations, %" PRIu64 " bytes checked, %" PRIu64
-	       " forks, %" PRIu64 " reopens%s\n", s, n, nclients, ndevs, secs, n / (secs ?: 1),
-	       allocs_made, bytes_checked, forks_done, reopens, fail_nth_mode ? "" : "");
+	       " forks, %" PRIu64 " reopens\n", s, n, nclients,
+	       only_dev >= 0 ? devs[only_dev].d.name : ndevs > 1 ? "every device" : "1 device",
+	       secs, n / (secs ?: 1), allocs_made, bytes_checked, forks_done, reopens);
+	totals.steps += n;
+	totals.allocs += allocs_made;
+	totals.bytes += bytes_checked;
+	totals.forks += forks_done;
+	totals.reopens += reopens;
+	totals.injected += ops_failed_injected;
+	totals.absorbed += ops_absorbed;
 	if (fail_nth_mode)
 		printf("# fail-nth: %" PRIu64 " operations failed by an injected fault, %" PRIu64
 		       " absorbed one\n", ops_failed_injected, ops_absorbed);
+	prof_print(secs);
 }
 
 static uint64_t env_u64(const char *name, uint64_t def)
@@ -1602,14 +1793,145 @@ static uint64_t env_u64(const char *name, uint64_t def)
 struct plan_item {
 	uint64_t seed, steps;
 	bool fail_nth;
+	int dev;		/* -1: clients over every device */
+	bool parallel;		/* run by the worker of its device, beside the others */
 };
+
+/* Runs @it (its TAP line is the caller's); a mismatch exits. */
+static void run_item(const struct plan_item *it, int nc)
+{
+	char dev[32] = "";
+
+	fail_nth_mode = it->fail_nth;
+	only_dev = it->dev;
+	if (it->dev >= 0)
+		snprintf(dev, sizeof(dev), " DEVICE=%d", it->dev);
+	printf("# seed %" PRIu64 ", %" PRIu64 " steps%s%s%s (replay: make fuzz SEED=%" PRIu64
+	       " STEPS=%" PRIu64 "%s%s)\n", it->seed, it->steps, fail_nth_mode ? ", fail-nth" : "",
+	       it->dev >= 0 ? " on " : "", it->dev >= 0 ? devs[it->dev].d.name : "", it->seed,
+	       it->steps, dev, fail_nth_mode ? " FAIL_NTH=1" : "");
+	run(it->seed, it->steps, nc);
+}
+
+static const char *item_name(const struct plan_item *it, char *buf, size_t len)
+{
+	snprintf(buf, len, "fuzz seed %" PRIu64 " %" PRIu64 " steps%s%s%s", it->seed, it->steps,
+		 it->fail_nth ? " fail-nth" : "", it->dev >= 0 ? " on " : "",
+		 it->dev >= 0 ? devs[it->dev].d.name : "");
+	return buf;
+}
+
+/*
+ * Parallel items: one worker process per device runs that device's items in
+ * turn, on both CPUs at once. Each worker's clients stay on its device, so
+ * the model of the device (its VRAM in use, every byte) stays exact. A
+ * worker reports each finished item, its totals and the answers it saw
+ * through shared memory; the parent prints the TAP results in plan order.
+ */
+struct worker_out {
+	int done;		/* items finished */
+	struct fz_totals totals;
+	int nseen;
+	typeof(seen[0]) seen[SEEN_MAX];
+};
+
+static void merge_worker(const struct worker_out *w)
+{
+	int i, j;
+
+	totals.steps += w->totals.steps;
+	totals.allocs += w->totals.allocs;
+	totals.bytes += w->totals.bytes;
+	totals.forks += w->totals.forks;
+	totals.reopens += w->totals.reopens;
+	for (i = 0; i < w->nseen; i++) {
+		for (j = 0; j < nseen; j++)
+			if (seen[j].op == w->seen[i].op && seen[j].err == w->seen[i].err &&
+			    seen[j].code == w->seen[i].code)
+				break;
+		if (j == nseen && nseen < SEEN_MAX)
+			seen[nseen++] = (typeof(seen[0])){ w->seen[i].op, w->seen[i].err,
+							  w->seen[i].code, 0 };
+		if (j < SEEN_MAX)
+			seen[j].n += w->seen[i].n;
+	}
+}
+
+static void worker_main(const struct plan_item *plan, int np, int dev, int nc,
+			struct worker_out *out)
+{
+	int i;
+
+	worker = true;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	for (i = 0; i < np; i++) {
+		if (!plan[i].parallel || plan[i].dev != dev)
+			continue;
+		run_item(&plan[i], nc);
+		out->totals = totals;
+		out->nseen = nseen;
+		memcpy(out->seen, seen, sizeof(seen[0]) * nseen);
+		out->done++;
+	}
+	fflush(stdout);
+	_exit(0);
+}
+
+/* Runs the parallel items of @plan; returns how many failed. */
+static int run_parallel(const struct plan_item *plan, int np, int nc, int *tap)
+{
+	struct worker_out *out;
+	pid_t pid[VP_MAX_DEVICES] = { 0 };
+	int status[VP_MAX_DEVICES] = { 0 };
+	int d, i, failed = 0, k[VP_MAX_DEVICES] = { 0 };
+	char name[128];
+
+	out = mmap(NULL, sizeof(*out) * ndevs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		   -1, 0);
+	if (out == MAP_FAILED)
+		mismatch("mmap of the workers' reports: %s", strerror(errno));
+	memset(out, 0, sizeof(*out) * ndevs);
+	fflush(stdout);
+	for (d = 0; d < ndevs; d++) {
+		for (i = 0; i < np && !(plan[i].parallel && plan[i].dev == d); i++)
+			;
+		if (i == np)
+			continue;
+		pid[d] = fork();
+		if (pid[d] < 0)
+			mismatch("fork of a worker: %s", strerror(errno));
+		if (!pid[d])
+			worker_main(plan, np, d, nc, &out[d]);
+	}
+	for (d = 0; d < ndevs; d++)
+		if (pid[d] && waitpid(pid[d], &status[d], 0) != pid[d])
+			status[d] = -1;
+	for (d = 0; d < ndevs; d++)
+		merge_worker(&out[d]);
+	for (i = 0; i < np; i++) {
+		if (!plan[i].parallel)
+			continue;
+		d = plan[i].dev;
+		item_name(&plan[i], name, sizeof(name));
+		if (k[d] < out[d].done)
+			printf("ok %d %s\n", ++*tap, name);
+		else if (k[d] == out[d].done)
+			printf("not ok %d %s: the worker ended with status %#x\n", ++*tap, name,
+			       status[d]);
+		else
+			printf("not ok %d %s: not run, an earlier item of its worker failed\n",
+			       ++*tap, name);
+		failed += k[d]++ >= out[d].done;
+	}
+	munmap(out, sizeof(*out) * ndevs);
+	return failed;
+}
 
 int main(int argc, char **argv)
 {
 	struct plan_item plan[8];
 	bool debug = getenv("VRAMPOOL_TIER") && !strcmp(getenv("VRAMPOOL_TIER"), "debug");
-	uint64_t total = 0;
-	int np = 0, nc = 4, i;
+	int np = 0, nc = 4, i, tap = 0, failed = 0, dev = -1;
 	bool one = false, nth = false;
 	uint64_t s = 0, n = 0;
 
@@ -1622,11 +1944,15 @@ int main(int argc, char **argv)
 			n = strtoull(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--clients") && i + 1 < argc) {
 			nc = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
+			dev = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--fail-nth")) {
 			nth = true;
+		} else if (!strcmp(argv[i], "--profile")) {
+			profiling = true;
 		} else {
-			fprintf(stderr, "usage: %s [--seed S] [--steps N] [--clients C] [--fail-nth]\n",
-				argv[0]);
+			fprintf(stderr, "usage: %s [--seed S] [--steps N] [--clients C]"
+				" [--device D] [--fail-nth] [--profile]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -1638,59 +1964,85 @@ int main(int argc, char **argv)
 	}
 	n = env_u64("VRAMPOOL_FUZZ_STEPS", n);
 	nth |= env_u64("VRAMPOOL_FUZZ_FAIL_NTH", 0) != 0;
+	profiling |= env_u64("VRAMPOOL_FUZZ_PROFILE", 0) != 0;
+	if (getenv("VRAMPOOL_FUZZ_DEVICE") && *getenv("VRAMPOOL_FUZZ_DEVICE"))
+		dev = (int)env_u64("VRAMPOOL_FUZZ_DEVICE", 0);
 	printf("TAP version 13\n");
 	if (access(VP_SYSFS_MODULE_PARAMS, F_OK)) {
 		printf("1..0 # SKIP needs the vrampool module loaded\n");
 		return 4;
 	}
-	if (one) {
-		plan[np++] = (struct plan_item){ s, n ? n : 100000, nth };
-	} else {
-		/*
-		 * Sized to the CI budget from the measured rate under TCG
-		 * (about 2800 steps/s on Debian's kernel, 600-650 on the
-		 * debug kernel): about 2 minutes on Debian's, 3 on the debug one.
-		 */
-		uint64_t per = n ? n : debug ? 30000 : 110000;
-
-		plan[np++] = (struct plan_item){ 1, per, false };
-		plan[np++] = (struct plan_item){ 2, per, false };
-		plan[np++] = (struct plan_item){ (uint64_t)time(NULL), per, false };
-		if (debug)
-			plan[np++] = (struct plan_item){ 3, per * 2 / 3, true };
-	}
 	setup_memory();
 	setup_devices();
+	if (dev >= ndevs) {
+		printf("1..0 # SKIP no device %d (%d devices)\n", dev, ndevs);
+		return 4;
+	}
+	if (one) {
+		plan[np++] = (struct plan_item){ s, n ? n : 100000, nth, dev, false };
+	} else if (debug) {
+		/*
+		 * Sized to the CI budget from the measured rate under TCG on
+		 * the debug kernel (one process: the debug VMs share the CPUs).
+		 */
+		uint64_t per = n ? n : 30000;
+
+		plan[np++] = (struct plan_item){ 1, per, false, -1, false };
+		plan[np++] = (struct plan_item){ 2, per, false, -1, false };
+		plan[np++] = (struct plan_item){ (uint64_t)time(NULL), per, false, -1, false };
+		plan[np++] = (struct plan_item){ 3, per * 2 / 3, true, -1, false };
+	} else {
+		/*
+		 * Debian's kernel: 10^6 steps, about 2 minutes under TCG. A
+		 * worker per device (both CPUs), two seeds each, one of them
+		 * from the clock; then one seed whose clients span every
+		 * device, alone.
+		 */
+		uint64_t per = n ? n : 235000, across = n ? n / 4 : 60000;
+		bool par = ndevs > 1;
+
+		plan[np++] = (struct plan_item){ 1, per, false, par ? 0 : -1, par };
+		plan[np++] = (struct plan_item){ 2, per, false, par ? 1 : -1, par };
+		plan[np++] = (struct plan_item){ 3, per, false, par ? 0 : -1, par };
+		plan[np++] = (struct plan_item){ (uint64_t)time(NULL), per, false, par ? 1 : -1,
+						 par };
+		plan[np++] = (struct plan_item){ 4, across, false, -1, false };
+	}
 	printf("1..%d\n", np);
+	failed += run_parallel(plan, np, nc, &tap);
 	for (i = 0; i < np; i++) {
-		fail_nth_mode = plan[i].fail_nth;
-		if (fail_nth_mode) {
+		char name[128];
+
+		if (plan[i].parallel)
+			continue;
+		item_name(&plan[i], name, sizeof(name));
+		if (plan[i].fail_nth) {
 			enum vp_fault_avail av = vp_fault_available();
 
 			if (av == VP_FAULT_UNAVAILABLE) {
-				printf("ok %d fuzz fail-nth # SKIP %s\n", i + 1, VP_FAULT_SKIP_REASON);
+				printf("ok %d fuzz fail-nth # SKIP %s\n", ++tap,
+				       VP_FAULT_SKIP_REASON);
 				continue;
 			}
 			fail_nth_fd = open(VP_FAULT_FILE, O_RDWR | O_CLOEXEC);
 			if (fail_nth_fd < 0) {
-				printf("not ok %d fuzz fail-nth: open %s: %s\n", i + 1,
+				printf("not ok %d fuzz fail-nth: open %s: %s\n", ++tap,
 				       VP_FAULT_FILE, strerror(errno));
 				return 1;
 			}
 		}
-		printf("# seed %" PRIu64 ", %" PRIu64 " steps%s (replay: make fuzz SEED=%" PRIu64
-		       " STEPS=%" PRIu64 ")\n", plan[i].seed, plan[i].steps,
-		       fail_nth_mode ? ", fail-nth" : "", plan[i].seed, plan[i].steps);
-		run(plan[i].seed, plan[i].steps, nc);
-		total += plan[i].steps;
-		printf("ok %d fuzz seed %" PRIu64 " %" PRIu64 " steps%s\n", i + 1, plan[i].seed,
-		       plan[i].steps, fail_nth_mode ? " fail-nth" : "");
+		run_item(&plan[i], nc);
+		printf("ok %d %s\n", ++tap, name);
 		if (fail_nth_fd >= 0)
 			close(fail_nth_fd);
 		fail_nth_fd = -1;
 	}
 	print_seen();
-	printf("# %" PRIu64 " steps in all\n", total);
-	printf("# Totals: pass:%d fail:0 xfail:0 xpass:0 skip:0 error:0\n", np);
-	return 0;
+	printf("# %" PRIu64 " steps in all, %" PRIu64 " allocations, %" PRIu64 " bytes checked, %"
+	       PRIu64 " forks, %" PRIu64 " reopens", totals.steps, totals.allocs, totals.bytes,
+	       totals.forks, totals.reopens);
+	if (totals.injected || totals.absorbed)
+		printf(", %" PRIu64 " operations failed by an injected fault", totals.injected);
+	printf("\n# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n", np - failed, failed);
+	return failed ? 1 : 0;
 }

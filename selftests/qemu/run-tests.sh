@@ -37,11 +37,23 @@ mark() {
 	fi
 }
 
+# A program that needs longer than the others says so in DIR/settings with a
+# line "timeout_factor.<name>=N": its timeout is N times the others'.
+timeout_of() {
+	f=
+	[ -f settings ] && f=$(sed -n "s/^timeout_factor\.$1=//p" settings)
+	case $f in
+	'' | *[!0-9]*) echo "$TIMEOUT" ;;
+	*) echo $((TIMEOUT * f)) ;;
+	esac
+}
+
 for t in "$@"; do
-	mark BEGIN "$t timeout=$TIMEOUT"
+	tmo=$(timeout_of "$t")
+	mark BEGIN "$t timeout=$tmo"
 	start=$(date +%s)
 	if [ -x "$t" ]; then
-		timeout "$TIMEOUT" "./$t" < /dev/null 2>&1
+		timeout "$tmo" "./$t" < /dev/null 2>&1
 		rc=$?
 	else
 		echo "# $t: not found or not executable"
