@@ -8,6 +8,8 @@
  *   run       a script of installs, allocations, frees, ... in one client
  *   trace     write a model-shaped allocation trace (trace.c)
  *   replay    replay a trace in one client, with its peak figures (replay.c)
+ *   plan      a layout for a trace, replayed beside the presets (plan.c)
+ *   record    a client's allocations, from the tracepoints, as a trace (record.c)
  *   stat      the calling client's pools, with their statistics; --all:
  *             every client's, from sysfs
  *   map       the calling client's pool occupancy, as bars
@@ -121,7 +123,7 @@ static const char usage_text[] =
 "The script is read whole and checked before it runs; it stops at the\n"
 "first command that fails.\n"
 "\n"
-"Traces (trace, replay), one operation per line; '#' starts a comment:\n"
+"Traces (trace, replay, plan, record), one operation per line; '#' starts a comment:\n"
 "  alloc ID SIZE [persistent]     allocate SIZE bytes as ID\n"
 "  free ID                        free it (ID may then be allocated again)\n"
 "A trace is read whole and checked before it is replayed.\n"
@@ -887,6 +889,8 @@ int main(int argc, char **argv)
 		{ "run", cmd_run },
 		{ "trace", cmd_trace },
 		{ "replay", cmd_replay },
+		{ "plan", cmd_plan },
+		{ "record", cmd_record },
 		{ "stat", cmd_stat_or_map },
 		{ "map", cmd_stat_or_map },
 		{ "watch", cmd_watch },
