@@ -7,7 +7,8 @@ Usage: bench-report.py LOG JSON
 Reads every "# @@BENCH {...}" line the benchmark printed, writes them to
 JSON (a list of figures, plus the goals below with their measured values),
 and prints one table: each figure's median and min, its ratio to its
-baseline, and the goals the hot path is held to. Exit 1 if the log has no
+baseline, and the goals the hot path and the replays of the model traces
+(peak reserved / peak live with the sub-slices preset) are held to. Exit 1 if the log has no
 figure (the benchmark did not run); a missed goal is reported, not an error:
 timings are never a pass/fail test.
 """
@@ -28,6 +29,10 @@ GOALS = [
      ("over", "fresh BO per allocation 4 KiB", "warm ALLOC+FREE sliced 4 KiB"), ">=", 5),
     ("fresh BO / pooled (sliced), 1 MiB",
      ("over", "fresh BO per allocation 1 MiB", "warm ALLOC+FREE sliced 1 MiB"), ">=", 20),
+    # The replays of the model traces (vrampool_bench_test's "replay" group).
+    *[(f"{m} with sub-slices: peak reserved / peak live",
+       ("median", f"{m} sub-slices: peak reserved / peak live"), "<=", 1.15)
+      for m in ("gpt2-small", "llama-7b")],
 ]
 
 
@@ -70,7 +75,8 @@ def main():
         unit = f["unit"]
         ratio = f"{f['ratio']:8.2f}" if f["vs"] else f"{'-':>8}"
         times = "" if f["vs_times"] in (0, 1) else f"{f['vs_times']:g} x "
-        print(f"{f['figure']:<46} {f['median']:>11.1f} {unit:<2} {f['min']:>11.1f} {unit:<2}"
+        d = 4 if unit == "x" else 1     # ratios with four decimals
+        print(f"{f['figure']:<46} {f['median']:>11.{d}f} {unit:<2} {f['min']:>11.{d}f} {unit:<2}"
               f" {ratio}  {times + f['vs'] if f['vs'] else ''}")
     print("-- goals")
     for g in goals:
