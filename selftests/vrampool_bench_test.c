@@ -589,7 +589,7 @@ static void report(void)
 {
 	const char *group = "";
 
-	ksft_print_msg("%-44s %12s %12s %8s  %s\n", "figure", "median", "min", "ratio",
+	ksft_print_msg("%-54s %15s %15s %8s  %s\n", "figure", "median", "min", "ratio",
 		       "(median / median of)");
 	for (int i = 0; i < nfigures; i++) {
 		struct figure *f = &figures[i], *v = f->vs[0] ? figure_find(f->vs) : NULL;
@@ -606,7 +606,7 @@ static void report(void)
 		else
 			snprintf(against, sizeof(against), "%8s", "-");
 		/* Ratios (unit x) with four decimals, the rest with one. */
-		ksft_print_msg("%-44s %9.*f %-2s %9.*f %-2s %s\n", f->name,
+		ksft_print_msg("%-54s %9.*f %-5s %9.*f %-5s %s\n", f->name,
 			       strcmp(f->unit, "x") ? 1 : 4, f->median, f->unit,
 			       strcmp(f->unit, "x") ? 1 : 4, f->min, f->unit, against);
 		ksft_print_msg("@@BENCH {\"group\":\"%s\",\"figure\":\"%s\",\"unit\":\"%s\","

@@ -67,7 +67,7 @@ def main():
         json.dump({"figures": figs, "goals": goals}, f, indent=1)
 
     group = None
-    print(f"{'figure':<46} {'median':>14} {'min':>14} {'ratio':>8}  of")
+    print(f"{'figure':<54} {'median':>17} {'min':>17} {'ratio':>8}  of")
     for f in figs:
         if f["group"] != group:
             group = f["group"]
@@ -76,7 +76,7 @@ def main():
         ratio = f"{f['ratio']:8.2f}" if f["vs"] else f"{'-':>8}"
         times = "" if f["vs_times"] in (0, 1) else f"{f['vs_times']:g} x "
         d = 4 if unit == "x" else 1     # ratios with four decimals
-        print(f"{f['figure']:<46} {f['median']:>11.{d}f} {unit:<2} {f['min']:>11.{d}f} {unit:<2}"
+        print(f"{f['figure']:<54} {f['median']:>11.{d}f} {unit:<5} {f['min']:>11.{d}f} {unit:<5}"
               f" {ratio}  {times + f['vs'] if f['vs'] else ''}")
     print("-- goals")
     for g in goals:
