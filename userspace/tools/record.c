@@ -25,7 +25,8 @@
  *
  * It records until P exits (with --pid), until SIGINT or SIGTERM, or for
  * --duration SECS, whichever comes first, then writes a summary line
- * ("# recorded: ...") and exits 0. Errors: no tracefs, no vrampool events
+ * ("# recorded: ...") and exits 0 (events the tracing buffer lost, if
+ * any, are counted before it and on stderr). Errors: no tracefs, no vrampool events
  * (the module is not loaded), a tracefs that cannot be written (not root)
  * exit 1; no such process P, or a bad option, exit 2.
  *
@@ -391,6 +392,28 @@ static int instance_setup(struct recorder *rec, const char *root, pid_t pid, boo
 	return ret ? tracefs_error("tracing_on", ret) : EXIT_OK;
 }
 
+/* Events the instance's buffer lost (the overrun of each CPU's buffer). */
+static uint64_t lost_events(const struct recorder *rec)
+{
+	char path[PATH_MAX], line[128];
+	uint64_t lost = 0, v;
+	long k, ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	FILE *f;
+
+	for (k = 0; k < ncpu; k++) {
+		path_fmt(path, sizeof(path), "%s/per_cpu/cpu%ld/stats", rec->inst, k);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "overrun: %" SCNu64, &v) == 1)
+				lost += v;
+		}
+		fclose(f);
+	}
+	return lost;
+}
+
 /* ---- The command --------------------------------------------------------- */
 
 static const char record_usage[] =
@@ -472,8 +495,10 @@ static void print_header(const struct recorder *rec, const struct record_args *a
 	fprintf(rec->out, "\n");
 }
 
-static void print_summary(const struct recorder *rec, const char *why)
+static void print_summary(const struct recorder *rec, const char *why, uint64_t lost)
 {
+	if (lost)
+		fprintf(rec->out, "# %" PRIu64 " events lost: the tracing buffer overran\n", lost);
 	fprintf(rec->out, "# recorded: %" PRIu64 " allocs (%" PRIu64 " persistent), %" PRIu64 " frees, %zu left live; peak live %" PRIu64 " bytes; %" PRIu64 " frees of earlier allocations left out; %" PRIu64 " unseen frees; stopped: %s\n",
 		rec->allocs, rec->persistent, rec->frees, rec->nlive, rec->peak_bytes,
 		rec->unknown_frees, rec->reused, why);
@@ -516,6 +541,7 @@ int cmd_record(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	const char *root, *why = "?";
 	char path[PATH_MAX];
+	uint64_t lost;
 	int ret, pipe_fd, threads = 0;
 
 	ret = parse_args(argc, argv, &a);
@@ -561,7 +587,11 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "vrampoolctl: record: reading trace_pipe: %s\n", strerror(-ret));
 		why = "a read error";
 	}
-	print_summary(&rec, why);
+	lost = lost_events(&rec);
+	if (lost)
+		fprintf(stderr, "vrampoolctl: record: %" PRIu64 " events lost (the tracing buffer overran): the trace is incomplete\n",
+			lost);
+	print_summary(&rec, why, lost);
 	ret = ret ? EXIT_FAILED : EXIT_OK;
 	if (rec.out != stdout && fclose(rec.out)) {
 		fprintf(stderr, "vrampoolctl: record: %s: %s\n", a.file, strerror(errno));
