@@ -106,6 +106,8 @@ tests_help() {
 	out_line "  2  usage error: command, option, size, pool spec or script"
 	out_line "  3  no vrampool device: none found, or PATH is not one"
 	out_line "  4  run: a \`check\` or \`expect-error\` expectation was not met"
+	out_line "  plan [--device PATH] [--json] TRACE|-"
+	out_line "  record [--pid P] [--client ID] [--duration SECS] FILE|-"
 	err_empty
 	end
 
