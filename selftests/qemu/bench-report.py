@@ -5,11 +5,13 @@
 Usage: bench-report.py LOG JSON
 
 Reads every "# @@BENCH {...}" line the benchmark printed, writes them to
-JSON (a list of figures, plus the goals below with their measured values),
-and prints one table: each figure's median and min, its ratio to its
-baseline, and the goals the hot path and the replays of the model traces
-(peak reserved / peak live with the sub-slices preset) are held to. Exit 1 if the log has no
-figure (the benchmark did not run); a missed goal is reported, not an error:
+JSON (a list of figures, plus the goals below with their measured values,
+and the layouts `vrampoolctl plan` chose for the model traces), and prints
+one table: each figure's median and min, its ratio to its baseline, the
+chosen layouts, and the goals the hot path and the replays of the model
+traces (peak reserved / peak live with the sub-slices preset) are held to.
+Exit 1 if the log has no figure (the benchmark did not run); a missed goal
+is reported, not an error:
 timings are never a pass/fail test.
 """
 import json
@@ -39,11 +41,15 @@ GOALS = [
 def main():
     log, out = sys.argv[1], sys.argv[2]
     figs = []
+    plans = []      # the layouts vrampoolctl plan chose for the model traces
     with open(log, encoding="utf-8", errors="replace") as f:
         for line in f:
             i = line.find("@@BENCH ")
             if i >= 0:
                 figs.append(json.loads(line[i + len("@@BENCH "):]))
+            i = line.find("# replay ")
+            if i >= 0 and "plan chose" in line:
+                plans.append(line[i + len("# "):].strip())
     if not figs:
         print(f"bench: no figure in {log}: the benchmark did not run", file=sys.stderr)
         return 1
@@ -64,7 +70,7 @@ def main():
         goals.append({"goal": label, "value": v, "op": op, "target": target, "met": met})
 
     with open(out, "w", encoding="utf-8") as f:
-        json.dump({"figures": figs, "goals": goals}, f, indent=1)
+        json.dump({"figures": figs, "goals": goals, "plans": plans}, f, indent=1)
 
     group = None
     print(f"{'figure':<54} {'median':>17} {'min':>17} {'ratio':>8}  of")
@@ -78,6 +84,8 @@ def main():
         d = 4 if unit == "x" else 1     # ratios with four decimals
         print(f"{f['figure']:<54} {f['median']:>11.{d}f} {unit:<5} {f['min']:>11.{d}f} {unit:<5}"
               f" {ratio}  {times + f['vs'] if f['vs'] else ''}")
+    for p in plans:
+        print(p)
     print("-- goals")
     for g in goals:
         v = "n/a" if g["value"] is None else f"{g['value']:.2f}"
