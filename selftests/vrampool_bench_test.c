@@ -45,10 +45,12 @@ struct bench_cfg {
 	int install_iters;	/* installs per repetition */
 	int live_orders;	/* live counts 10^2 ... 10^(live_orders + 1) */
 	int close_order;	/* close() with 10^close_order and 10 times more */
+	int replay_reps;	/* replays of each trace with each layout */
 };
 
 static struct bench_cfg cfg;
 static char dev_path[300];
+static uint64_t dev_vram;
 
 /* ---- Figures --------------------------------------------------------------- */
 
@@ -57,12 +59,13 @@ struct figure {
 	char name[96];
 	const char *unit;
 	double min, median;
+	int reps;
 	/* The figure this one is read against, and how many of it. */
 	char vs[96];	/* empty: none */
 	double vs_times;
 };
 
-#define MAX_FIGURES	96
+#define MAX_FIGURES	128
 static struct figure figures[MAX_FIGURES];
 static int nfigures;
 
@@ -93,6 +96,7 @@ static void figure_add(const char *group, const char *name, const char *unit,
 	f->group = group;
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	f->unit = unit;
+	f->reps = n;
 	f->min = samples[0];
 	f->median = n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
 	snprintf(f->vs, sizeof(f->vs), "%s", vs ? vs : "");
@@ -167,6 +171,7 @@ static void find_device(void)
 		if (!best || strcmp(path, dev_path) < 0) {
 			snprintf(dev_path, sizeof(dev_path), "%s", path);
 			best = get_param(fd, DRM_VRAMPOOL_PARAM_VRAM_SIZE);
+			dev_vram = best;
 		}
 		close(fd);
 	}
@@ -441,13 +446,166 @@ static void bench_install(int fd)
 		   "POOL_INSTALL sub-slices preset", 1);
 }
 
+/* ---- Replays of model-shaped traces (vrampoolctl trace, plan, replay) --------- */
+
+/*
+ * For each model trace, at the device's VRAM (3 training steps; the smoke
+ * run: a quarter of it, one step): the figures of each preset and of the
+ * layout `vrampoolctl plan` chooses for the trace, from plan's own replay
+ * of each and from `vrampoolctl replay`s, replay_reps in all (peak
+ * reserved / peak live is the same in every replay; ops/s is not; the
+ * smoke run takes plan's alone). vrampoolctl is in the VM's /bin.
+ */
+#define VRAMPOOLCTL	"vrampoolctl"
+#define OUT_MAX		(64 * 1024)
+
+/* Run @cmd; its standard output into @out (at most OUT_MAX). 0 when it exits 0. */
+static int run_tool(const char *cmd, char *out)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n = 0, k;
+	int st;
+
+	if (!p)
+		return -1;
+	while (n < OUT_MAX - 1 && (k = fread(out + n, 1, OUT_MAX - 1 - n, p)) > 0)
+		n += k;
+	out[n] = '\0';
+	st = pclose(p);
+	return st == 0 ? 0 : -1;
+}
+
+/* The number after the first "KEY": in @json; false when absent or null. */
+static bool json_number(const char *json, const char *key, double *v)
+{
+	char pat[64];
+	const char *p;
+	char *end;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	p = strstr(json, pat);
+	if (!p)
+		return false;
+	p += strlen(pat);
+	*v = strtod(p, &end);
+	return end != p;
+}
+
+/* The string after "KEY": at @p, into @out. */
+static bool json_text(const char *p, const char *key, char *out, size_t len)
+{
+	char pat[64];
+	const char *q;
+	size_t n;
+
+	snprintf(pat, sizeof(pat), "\"%s\":\"", key);
+	p = strstr(p, pat);
+	if (!p)
+		return false;
+	p += strlen(pat);
+	q = strchr(p, '"');
+	if (!q)
+		return false;
+	n = (size_t)(q - p) < len - 1 ? (size_t)(q - p) : len - 1;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return true;
+}
+
+/*
+ * The figures of one layout: the first repetition from plan's own replay
+ * of it (its candidate "@cand" in @plan, the JSON plan printed), the
+ * others from replays; figures named "@model @label: ...".
+ */
+static bool replay_figures(const char *model, const char *label, const char *cand,
+			   const char *plan, const char *trace, const char *layout, char *out)
+{
+	double ratio[MAX_REPS], ops[MAX_REPS];
+	char cmd[1024], name[96], vs[96];
+	bool is_plan = !strcmp(label, "plan");
+	const char *c;
+
+	snprintf(name, sizeof(name), "{\"name\":\"%s\",", cand);
+	c = strstr(plan, name);
+	if (!c || !json_number(c, "ratio", &ratio[0]) || !json_number(c, "ops_per_sec", &ops[0])) {
+		ksft_print_msg("plan %s: no figures for %s\n", model, cand);
+		return false;
+	}
+	for (int r = 1; r < cfg.replay_reps; r++) {
+		snprintf(cmd, sizeof(cmd), VRAMPOOLCTL " replay --device %s --json %s %s 2>&1",
+			 dev_path, trace, layout);
+		if (run_tool(cmd, out) || !json_number(out, "ratio", &ratio[r]) ||
+		    !json_number(out, "ops_per_sec", &ops[r])) {
+			ksft_print_msg("replay %s %s failed: %.400s\n", model, layout, out);
+			return false;
+		}
+	}
+	snprintf(name, sizeof(name), "%s %s: peak reserved / peak live", model, label);
+	snprintf(vs, sizeof(vs), "%s sub-slices: peak reserved / peak live", model);
+	figure_add("replay", name, "x", ratio, cfg.replay_reps, is_plan ? vs : NULL, 1);
+	snprintf(name, sizeof(name), "%s %s: ALLOC and FREE", model, label);
+	snprintf(vs, sizeof(vs), "%s sub-slices: ALLOC and FREE", model);
+	figure_add("replay", name, "ops/s", ops, cfg.replay_reps, is_plan ? vs : NULL, 1);
+	return true;
+}
+
+static bool bench_replay_model(const char *model, char *plan, char *out)
+{
+	static const char *const presets[] = { "sub-slices", "exclusive-pages" };
+	char trace[128], cmd[1024], chosen[64], layout[512];
+	uint64_t vram = cfg.full ? dev_vram : dev_vram / 4;
+	int steps = cfg.full ? 3 : 1;
+	const char *tail;
+
+	snprintf(trace, sizeof(trace), "/tmp/vrampool_bench.%s.trace", model);
+	snprintf(cmd, sizeof(cmd), VRAMPOOLCTL " trace %s --vram %" PRIu64 " --steps %d -o %s 2>&1",
+		 model, vram, steps, trace);
+	if (run_tool(cmd, out)) {
+		ksft_print_msg("%s failed: %.400s\n", cmd, out);
+		return false;
+	}
+	snprintf(cmd, sizeof(cmd), VRAMPOOLCTL " plan --device %s --json %s 2>&1", dev_path,
+		 trace);
+	tail = NULL;
+	if (!run_tool(cmd, plan))
+		tail = strstr(plan, "],\"chosen\":");
+	if (!tail || !json_text(tail, "chosen", chosen, sizeof(chosen)) ||
+	    !json_text(tail, "layout", layout, sizeof(layout))) {
+		ksft_print_msg("%s failed: %.400s\n", cmd, plan);
+		return false;
+	}
+	ksft_print_msg("replay %s: vrampoolctl trace --vram %" PRIu64 " --steps %d; plan chose %s: install %s\n",
+		       model, vram, steps, chosen, layout);
+	for (unsigned int k = 0; k < 2; k++) {
+		if (!replay_figures(model, presets[k], presets[k], plan, trace, presets[k], out))
+			return false;
+	}
+	if (!replay_figures(model, "plan", chosen, plan, trace, layout, out))
+		return false;
+	unlink(trace);
+	return true;
+}
+
+static bool bench_replay(void)
+{
+	static const char *const models[] = { "gpt2-small", "llama-7b" };
+	char *out = malloc(OUT_MAX), *plan = malloc(OUT_MAX);
+	bool ok = out && plan;
+
+	for (unsigned int k = 0; ok && k < 2; k++)
+		ok = bench_replay_model(models[k], plan, out);
+	free(plan);
+	free(out);
+	return ok;
+}
+
 /* ---- Report -------------------------------------------------------------------- */
 
 static void report(void)
 {
 	const char *group = "";
 
-	ksft_print_msg("%-44s %12s %12s %8s  %s\n", "figure", "median", "min", "ratio",
+	ksft_print_msg("%-54s %15s %15s %8s  %s\n", "figure", "median", "min", "ratio",
 		       "(median / median of)");
 	for (int i = 0; i < nfigures; i++) {
 		struct figure *f = &figures[i], *v = f->vs[0] ? figure_find(f->vs) : NULL;
@@ -463,12 +621,14 @@ static void report(void)
 				 f->vs_times == 1 ? "" : f->vs_times == 2 ? "2 x " : "3 x ", f->vs);
 		else
 			snprintf(against, sizeof(against), "%8s", "-");
-		ksft_print_msg("%-44s %9.1f %-2s %9.1f %-2s %s\n", f->name, f->median,
-			       f->unit, f->min, f->unit, against);
+		/* Ratios (unit x) with four decimals, the rest with one. */
+		ksft_print_msg("%-54s %9.*f %-5s %9.*f %-5s %s\n", f->name,
+			       strcmp(f->unit, "x") ? 1 : 4, f->median, f->unit,
+			       strcmp(f->unit, "x") ? 1 : 4, f->min, f->unit, against);
 		ksft_print_msg("@@BENCH {\"group\":\"%s\",\"figure\":\"%s\",\"unit\":\"%s\","
-			       "\"median\":%.3f,\"min\":%.3f,\"reps\":%d,\"vs\":%s%s%s,"
+			       "\"median\":%.4f,\"min\":%.4f,\"reps\":%d,\"vs\":%s%s%s,"
 			       "\"vs_times\":%g,\"ratio\":%.4f}\n",
-			       f->group, f->name, f->unit, f->median, f->min, cfg.reps,
+			       f->group, f->name, f->unit, f->median, f->min, f->reps,
 			       v ? "\"" : "", v ? f->vs : "null", v ? "\"" : "",
 			       f->vs_times, ratio);
 	}
@@ -487,9 +647,11 @@ int main(void)
 	/* The smoke run stops ten times lower: the debug kernel runs it too. */
 	cfg.live_orders = cfg.full ? 4 : 3;
 	cfg.close_order = cfg.full ? 4 : 3;
+	/* The smoke run takes plan's own replays alone (one training step). */
+	cfg.replay_reps = cfg.full ? 5 : 1;
 
 	ksft_print_header();
-	ksft_set_plan(6);
+	ksft_set_plan(7);
 	find_device();
 	ksft_print_msg("%s run on %s, %d repetitions\n", cfg.full ? "full" : "smoke",
 		       dev_path, cfg.reps);
@@ -507,6 +669,8 @@ int main(void)
 	close(fd);
 	bench_memory_and_close();
 	ksft_test_result_pass("kernel memory per slice and close() time\n");
+	ksft_test_result(bench_replay(),
+			 "replays of the model traces: presets and the plan's layout\n");
 
 	report();
 	ksft_test_result(nfigures > 0, "every figure measured and reported\n");

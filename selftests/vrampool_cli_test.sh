@@ -7,7 +7,9 @@
 # documented errors through expect-error with their exact messages,
 # persistent modes), stat and map of a script's client, stat --all while
 # another process holds a client, top with two other processes' clients
-# (text, frames, JSON), watch --count, and the exit codes.
+# (text, frames, JSON), watch --count, plan of a small trace (text,
+# JSON, every candidate's figures) and of one no layout takes, and the exit
+# codes.
 #
 # The VM has busybox and no python3: JSON is checked here for its
 # structure only (one line, balanced, no trailing comma, strings closed)
@@ -532,6 +534,69 @@ tests_exit_codes() {
 	end
 }
 
+# plan on the device with the most VRAM: a small trace whose figures are
+# known (every candidate's, on any device with sliced pools and pages of a
+# MiB or more), text and JSON; a trace no layout can replay.
+tests_plan() {
+	d=""
+	[ -n "$COUNT" ] || {
+		best=0
+		for x in $DEVS; do
+			v=$(json_value "$x" vram_size)
+			[ "$v" -gt "$best" ] && best=$v d=$x
+		done
+		printf 'alloc a 4096\nalloc b 1MiB\nfree a\nalloc c 4KiB persistent\nfree b\nfree c\n' \
+			> "$TMP/plan.trace"
+		printf 'alloc a 4096\nalloc big 1TiB\n' > "$TMP/big.trace"
+	}
+
+	t "plan: the candidates side by side, the chosen one marked, its install line"
+	vp plan --device "$d" "$TMP/plan.trace"
+	rc_is 0
+	out_has "plan $TMP/plan.trace: 6 operations on $d ("
+	out_words "candidate peak live peak reserved ratio ops/s layout"
+	out_re '^  sub-slices +1052672 +[0-9]+ +[0-9.]+ +[0-9]+  sub-slices$'
+	out_re '^  exclusive-pages +1052672 +[0-9]+ +[0-9.]+ +[0-9]+  exclusive-pages$'
+	out_re '^  sliced heap +1052672 +[0-9]+ +[0-9.]+ +[0-9]+  sliced:page=[0-9A-Za-z]+,slice=[0-9A-Za-z]+,cap=[0-9A-Za-z]+ direct:reclaim=0$'
+	out_re '^  sliced <= 64KiB \+ direct +1052672 +2101248 +1.996 +[0-9]+  sliced:page=1MiB,slice=64KiB,cap=[0-9A-Za-z]+ direct:reclaim=1MiB$'
+	out_re '^\* direct +1052672 +1056768 +1.004 +[0-9]+  direct:reclaim=1028KiB$'
+	out_has "chosen: direct, ratio 1.004 (the least peak reserved: 1056768; within 1% of it and no more than a preset's: "
+	out_line "install direct:reclaim=1028KiB"
+	err_empty
+	end
+
+	t "plan --json: one document, every candidate, the chosen layout"
+	vp plan --device "$d" --json "$TMP/plan.trace"
+	rc_is 0
+	json_lines 1
+	out_has "{\"ok\":true,\"device\":\"$d\",\"trace\":\"$TMP/plan.trace\",\"operations\":6,"
+	out_has '"candidates":[{"name":"sub-slices","preset":"sub-slices","layout":"sub-slices","ok":true,"peak_live":1052672,'
+	out_has '{"name":"direct","preset":null,"layout":"direct:reclaim=1028KiB","ok":true,"peak_live":1052672,"peak_reserved":1056768,"ratio":1.0039,"ops_per_sec":'
+	out_has '],"chosen":"direct","layout":"direct:reclaim=1028KiB","install":"install direct:reclaim=1028KiB","best_peak_reserved":1056768,"bound":'
+	end
+
+	t "plan: the chosen layout installs and replays to the same figures"
+	vp replay --device "$d" --json "$TMP/plan.trace" direct:reclaim=1028KiB
+	rc_is 0
+	out_has '"peak_live":1052672,"peak_reserved":1056768,"ratio":1.0039,'
+	end
+
+	t "plan: no candidate replays a 1 TiB allocation: each one's error, exit 1"
+	vp plan --device "$d" "$TMP/big.trace"
+	rc_is 1
+	out_line "  sub-slices               failed: ALLOC: BufferTooBig: can't allocate buffer of size: 1099511627776  sub-slices"
+	out_lacks "chosen:"
+	out_lacks "install "
+	err_line "vrampoolctl: plan: $TMP/big.trace: no candidate layout replayed the trace"
+	vp plan --device "$d" --json "$TMP/big.trace"
+	rc_is 1
+	json_lines 1
+	out_has '{"name":"sub-slices","preset":"sub-slices","layout":"sub-slices","ok":false,"peak_live":4096,'
+	out_has '"call":"ALLOC","error":{"kind":"BufferTooBig","message":"can'"'"'t allocate buffer of size: 1099511627776","errno":27,'
+	out_has '],"chosen":null}'
+	end
+}
+
 all_tests() {
 	tests_info
 	for dev in $DEVS; do
@@ -540,6 +605,7 @@ all_tests() {
 	tests_all_clients
 	tests_top
 	tests_watch
+	tests_plan
 	tests_exit_codes
 }
 

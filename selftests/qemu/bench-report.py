@@ -5,10 +5,13 @@
 Usage: bench-report.py LOG JSON
 
 Reads every "# @@BENCH {...}" line the benchmark printed, writes them to
-JSON (a list of figures, plus the goals below with their measured values),
-and prints one table: each figure's median and min, its ratio to its
-baseline, and the goals the hot path is held to. Exit 1 if the log has no
-figure (the benchmark did not run); a missed goal is reported, not an error:
+JSON (a list of figures, plus the goals below with their measured values,
+and the layouts `vrampoolctl plan` chose for the model traces), and prints
+one table: each figure's median and min, its ratio to its baseline, the
+chosen layouts, and the goals the hot path and the replays of the model
+traces (peak reserved / peak live with the sub-slices preset) are held to.
+Exit 1 if the log has no figure (the benchmark did not run); a missed goal
+is reported, not an error:
 timings are never a pass/fail test.
 """
 import json
@@ -28,17 +31,25 @@ GOALS = [
      ("over", "fresh BO per allocation 4 KiB", "warm ALLOC+FREE sliced 4 KiB"), ">=", 5),
     ("fresh BO / pooled (sliced), 1 MiB",
      ("over", "fresh BO per allocation 1 MiB", "warm ALLOC+FREE sliced 1 MiB"), ">=", 20),
+    # The replays of the model traces (vrampool_bench_test's "replay" group).
+    *[(f"{m} with sub-slices: peak reserved / peak live",
+       ("median", f"{m} sub-slices: peak reserved / peak live"), "<=", 1.15)
+      for m in ("gpt2-small", "llama-7b")],
 ]
 
 
 def main():
     log, out = sys.argv[1], sys.argv[2]
     figs = []
+    plans = []      # the layouts vrampoolctl plan chose for the model traces
     with open(log, encoding="utf-8", errors="replace") as f:
         for line in f:
             i = line.find("@@BENCH ")
             if i >= 0:
                 figs.append(json.loads(line[i + len("@@BENCH "):]))
+            i = line.find("# replay ")
+            if i >= 0 and "plan chose" in line:
+                plans.append(line[i + len("# "):].strip())
     if not figs:
         print(f"bench: no figure in {log}: the benchmark did not run", file=sys.stderr)
         return 1
@@ -59,10 +70,10 @@ def main():
         goals.append({"goal": label, "value": v, "op": op, "target": target, "met": met})
 
     with open(out, "w", encoding="utf-8") as f:
-        json.dump({"figures": figs, "goals": goals}, f, indent=1)
+        json.dump({"figures": figs, "goals": goals, "plans": plans}, f, indent=1)
 
     group = None
-    print(f"{'figure':<46} {'median':>14} {'min':>14} {'ratio':>8}  of")
+    print(f"{'figure':<54} {'median':>17} {'min':>17} {'ratio':>8}  of")
     for f in figs:
         if f["group"] != group:
             group = f["group"]
@@ -70,8 +81,11 @@ def main():
         unit = f["unit"]
         ratio = f"{f['ratio']:8.2f}" if f["vs"] else f"{'-':>8}"
         times = "" if f["vs_times"] in (0, 1) else f"{f['vs_times']:g} x "
-        print(f"{f['figure']:<46} {f['median']:>11.1f} {unit:<2} {f['min']:>11.1f} {unit:<2}"
+        d = 4 if unit == "x" else 1     # ratios with four decimals
+        print(f"{f['figure']:<54} {f['median']:>11.{d}f} {unit:<5} {f['min']:>11.{d}f} {unit:<5}"
               f" {ratio}  {times + f['vs'] if f['vs'] else ''}")
+    for p in plans:
+        print(p)
     print("-- goals")
     for g in goals:
         v = "n/a" if g["value"] is None else f"{g['value']:.2f}"

@@ -106,6 +106,8 @@ tests_help() {
 	out_line "  2  usage error: command, option, size, pool spec or script"
 	out_line "  3  no vrampool device: none found, or PATH is not one"
 	out_line "  4  run: a \`check\` or \`expect-error\` expectation was not met"
+	out_line "  plan [--device PATH] [--json] TRACE|-"
+	out_line "  record [--pid P] [--client ID] [--duration SECS] FILE|-"
 	err_empty
 	end
 
@@ -116,7 +118,7 @@ tests_help() {
 	out_empty
 	end
 
-	for c in info validate install run trace replay stat map watch top; do
+	for c in info validate install run trace replay plan record stat map watch top; do
 		t "$c --help: exit 0"
 		vp "$c" --help
 		rc_is 0
@@ -1068,6 +1070,88 @@ tests_replay() {
 	fi
 }
 
+# plan and record: their checks of the arguments and the trace, made before
+# any device or tracefs is opened; record's errors where tracefs is missing.
+tests_plan_record() {
+	t "plan: arguments and trace errors: exit 2 before any device, 'plan:' messages"
+	printf 'alloc a 1\n' > "$TMP/t"
+	vp plan
+	rc_is 2
+	err_line "vrampoolctl: plan: no trace given (a file, or - for standard input)"
+	vp plan --bogus "$TMP/t"
+	rc_is 2
+	err_line "vrampoolctl: plan: unknown option '--bogus'"
+	vp plan "$TMP/t" "$TMP/t"
+	rc_is 2
+	err_line "vrampoolctl: plan: unexpected argument '$TMP/t' (one trace)"
+	vp plan "$TMP/t" --device
+	rc_is 2
+	err_line "vrampoolctl: plan: --device needs a value"
+	vp plan --device /dev/null "$TMP/does-not-exist"
+	rc_is 2
+	err_line "vrampoolctl: plan: $TMP/does-not-exist: No such file or directory"
+	printf 'alloc a 1\nfree b\n' > "$TMP/t"
+	vp plan --device /dev/null "$TMP/t"
+	rc_is 2
+	err_line "vrampoolctl: plan: line 2: 'b' is not allocated by an earlier line"
+	out_empty
+	printf '# nothing\n' > "$TMP/t"
+	vp plan --device /dev/null "$TMP/t"
+	rc_is 2
+	err_line "vrampoolctl: plan: $TMP/t: no operation (alloc or free) in the trace"
+	end
+
+	t "plan: a model trace on /dev/null: read whole, then exit 3"
+	[ -n "$COUNT" ] || "$V" trace llama-7b -o "$TMP/llama.trace"
+	vp plan --json --device /dev/null "$TMP/llama.trace"
+	rc_is 3
+	err_line "vrampoolctl: /dev/null: not a vrampool device"
+	out_empty
+	end
+
+	t "record: arguments: exit 2 before tracefs"
+	vp record
+	rc_is 2
+	err_line "vrampoolctl: record: no file given (a file, or - for standard output)"
+	vp record --pid 0 "$TMP/r"
+	rc_is 2
+	err_line "vrampoolctl: record: --pid: '0' is not a process id"
+	vp record --pid x "$TMP/r"
+	rc_is 2
+	err_line "vrampoolctl: record: --pid: 'x' is not a process id"
+	vp record --client -1 "$TMP/r"
+	rc_is 2
+	err_has "vrampoolctl: record: --client: "
+	vp record --duration 1y "$TMP/r"
+	rc_is 2
+	err_has "vrampoolctl: record: --duration: "
+	vp record --frob "$TMP/r"
+	rc_is 2
+	err_line "vrampoolctl: record: unknown option '--frob'"
+	vp record "$TMP/r" "$TMP/s"
+	rc_is 2
+	err_line "vrampoolctl: record: unexpected argument '$TMP/s' (one file)"
+	vp record --pid 2147483647 "$TMP/r"
+	rc_is 2
+	err_line "vrampoolctl: record: --pid 2147483647: no such process"
+	[ -n "$COUNT" ] || [ ! -e "$TMP/r" ] || fail "record wrote $TMP/r"
+	end
+
+	if [ ! -d /sys/kernel/tracing/events ] && [ ! -d /sys/kernel/debug/tracing/events ]; then
+		t "record without tracefs: exit 1, how to mount it"
+		vp record "$TMP/r"
+		rc_is 1
+		err_line "vrampoolctl: record: no tracefs at /sys/kernel/tracing or /sys/kernel/debug/tracing (mount -t tracefs nodev /sys/kernel/tracing)"
+		end
+	elif [ "$(id -u)" != 0 ]; then
+		t "record as a user: exit 1, tracefs needs root"
+		vp record "$TMP/r"
+		rc_is 1
+		err_line "vrampoolctl: record: tracefs needs root (run as root)"
+		end
+	fi
+}
+
 # groff is in setup.sh's packages: without it the test fails, never vanishes.
 tests_man() {
 	t "vrampoolctl.1: groff renders it without a warning"
@@ -1100,6 +1184,7 @@ all_tests() {
 	tests_nodev
 	tests_trace
 	tests_replay
+	tests_plan_record
 	tests_man
 }
 

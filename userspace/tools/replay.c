@@ -57,46 +57,9 @@
 #include "vrampoolctl.h"
 
 #define MAX_TRACE_WORDS	4
-#define N_POOLS		256
 
-struct trace_id {
-	char *name;
-	uint64_t size;		/* while live, in the replay: its size, */
-	bool persistent;	/* whether it is persistent, */
-	uint32_t handle;	/* and its handle */
-	int line;		/* the last line that allocated or freed it */
-	bool live;
-};
-
-struct trace_op {
-	uint64_t size;
-	uint32_t id;
-	int line;
-	bool alloc;
-	bool persistent;
-};
-
-struct trace {
-	struct trace_op *ops;
-	size_t nops, capops;
-	struct trace_id *ids;
-	size_t nids, capids;
-	uint32_t *slots;	/* a hash table of IDs: index + 1, 0 when empty */
-	size_t nslots;
-};
-
-struct replay_result {
-	uint64_t allocs, frees, persistent;
-	uint64_t live, peak_live, live_dyn, peak_live_dyn;
-	uint64_t peak_reserved, peak_reserved_dyn, peak_vram;
-	uint64_t op_ns, wall_ns;
-	uint64_t served[N_POOLS];
-	uint64_t left, left_bytes;
-	size_t done;			/* operations made */
-	const struct trace_op *failed;	/* the operation that failed, or NULL */
-	const char *failed_call;	/* the call that failed: ALLOC, FREE, POOL_QUERY */
-	struct vrampool_error err;
-};
+/* The command whose messages these are: "replay" or "plan". */
+static const char *trace_cmd = "replay";
 
 static int trace_error(int line, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -104,7 +67,7 @@ static int trace_error(int line, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "vrampoolctl: replay: line %d: ", line);
+	fprintf(stderr, "vrampoolctl: %s: line %d: ", trace_cmd, line);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -183,7 +146,7 @@ static long find_id(struct trace *t, const char *name, bool add)
 	return (long)t->nids++;
 }
 
-static void free_trace(struct trace *t)
+void free_trace(struct trace *t)
 {
 	size_t i;
 
@@ -270,10 +233,25 @@ static int parse_trace(FILE *in, const char *file, struct trace *t)
 	if (!ret && ferror(in))
 		ret = trace_error(lineno, "read error: %s", strerror(errno));
 	if (!ret && !t->nops)
-		ret = usage_error("replay: %s: no operation (alloc or free) in the trace", file);
+		ret = usage_error("%s: %s: no operation (alloc or free) in the trace", trace_cmd, file);
 	/* The replay starts with nothing live. */
 	for (i = 0; i < t->nids; i++)
 		t->ids[i].live = false;
+	return ret;
+}
+
+int load_trace(const char *cmd, const char *file, struct trace *t)
+{
+	FILE *in;
+	int ret;
+
+	trace_cmd = cmd;
+	in = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	if (!in)
+		return usage_error("%s: %s: %s", cmd, file, strerror(errno));
+	ret = parse_trace(in, file, t);
+	if (in != stdin)
+		fclose(in);
 	return ret;
 }
 
@@ -386,13 +364,17 @@ static int replay_free(int fd, struct trace *t, const struct trace_op *op,
 	return 0;
 }
 
-static int replay(int fd, struct trace *t, struct replay_result *r)
+int replay(int fd, struct trace *t, struct replay_result *r)
 {
 	struct sampler s = { 0 };
-	uint64_t start = now_ns();
+	uint64_t start;
 	size_t i;
 	int ret;
 
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < t->nids; i++)
+		t->ids[i].live = false;
+	start = now_ns();
 	ret = sampler_init(fd, &s);
 	if (!ret)
 		ret = sample(fd, &s, r);
@@ -438,7 +420,7 @@ static double ratio(uint64_t num, uint64_t den)
 	return den ? (double)num / (double)den : -1.0;
 }
 
-static uint64_t ops_per_sec(const struct replay_result *r)
+uint64_t ops_per_sec(const struct replay_result *r)
 {
 	return r->op_ns ? (uint64_t)((double)(r->allocs + r->frees) * 1e9 / (double)r->op_ns) : 0;
 }
@@ -651,7 +633,6 @@ int cmd_replay(int argc, char **argv)
 	char **layout = NULL, why[512], opt[64], layout_text[64];
 	bool json = false, have_view = false;
 	int i, nlayout = 0, fd, ret;
-	FILE *in;
 
 	layout = calloc((size_t)argc, sizeof(*layout));
 	if (!layout) {
@@ -689,14 +670,7 @@ int cmd_replay(int argc, char **argv)
 		goto out_free;
 	}
 
-	in = strcmp(file, "-") ? fopen(file, "r") : stdin;
-	if (!in) {
-		usage_error("replay: %s: %s", file, strerror(errno));
-		goto out_free;
-	}
-	ret = parse_trace(in, file, &t);
-	if (in != stdin)
-		fclose(in);
+	ret = load_trace("replay", file, &t);
 	if (ret)
 		goto out_trace;
 

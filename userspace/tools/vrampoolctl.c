@@ -8,6 +8,8 @@
  *   run       a script of installs, allocations, frees, ... in one client
  *   trace     write a model-shaped allocation trace (trace.c)
  *   replay    replay a trace in one client, with its peak figures (replay.c)
+ *   plan      a layout for a trace, replayed beside the presets (plan.c)
+ *   record    a client's allocations, from the tracepoints, as a trace (record.c)
  *   stat      the calling client's pools, with their statistics; --all:
  *             every client's, from sysfs
  *   map       the calling client's pool occupancy, as bars
@@ -79,6 +81,16 @@ static const char usage_text[] =
 "      Replay a trace through ALLOC and FREE in one client, with LAYOUT\n"
 "      (default: a new client's default layout), and print its peak live\n"
 "      and peak reserved bytes, their ratio and ops/s.\n"
+"  plan [--device PATH] [--json] TRACE|-\n"
+"      Propose a layout for the trace (pool pages, slice sizes and caps from\n"
+"      its sizes and live set), replay the trace with it, with the other\n"
+"      candidates and with the presets (a fresh client each), show their\n"
+"      figures side by side, and print the chosen layout as an install line.\n"
+"  record [--pid P] [--client ID] [--duration SECS] FILE|-\n"
+"      Record allocations and frees from the vrampool tracepoints (tracefs,\n"
+"      as root) as a trace that replay reads: of process P's threads, of\n"
+"      client ID (drm-client-id), or of every client; until P exits,\n"
+"      SIGINT or SIGTERM, or SECS seconds.\n"
 "  stat [--device PATH] [--all] [--json]\n"
 "      The pools of this client (a fresh open file: the device's default\n"
 "      layout), with their statistics. --all: every client of every device\n"
@@ -121,7 +133,7 @@ static const char usage_text[] =
 "The script is read whole and checked before it runs; it stops at the\n"
 "first command that fails.\n"
 "\n"
-"Traces (trace, replay), one operation per line; '#' starts a comment:\n"
+"Traces (trace, replay, plan, record), one operation per line; '#' starts a comment:\n"
 "  alloc ID SIZE [persistent]     allocate SIZE bytes as ID\n"
 "  free ID                        free it (ID may then be allocated again)\n"
 "A trace is read whole and checked before it is replayed.\n"
@@ -887,6 +899,8 @@ int main(int argc, char **argv)
 		{ "run", cmd_run },
 		{ "trace", cmd_trace },
 		{ "replay", cmd_replay },
+		{ "plan", cmd_plan },
+		{ "record", cmd_record },
 		{ "stat", cmd_stat_or_map },
 		{ "map", cmd_stat_or_map },
 		{ "watch", cmd_watch },

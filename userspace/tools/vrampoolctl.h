@@ -266,9 +266,84 @@ bool valid_name(const char *w);
 int take_option(int argc, char **argv, int *i, const char *const *valued, char *opt,
 		size_t len, const char **val);
 
+/* ---- Traces and their replay (replay.c), shared with plan (plan.c) ------ */
+
+#define N_POOLS		256
+
+/** One ID of a trace: its name, and its state during a replay. */
+struct trace_id {
+	char *name;
+	uint64_t size;		/* while live, in the replay: its size, */
+	bool persistent;	/* whether it is persistent, */
+	uint32_t handle;	/* and its handle */
+	int line;		/* the last line that allocated or freed it */
+	bool live;
+};
+
+/** One operation of a trace: alloc (with its size) or free of ID @id. */
+struct trace_op {
+	uint64_t size;
+	uint32_t id;
+	int line;
+	bool alloc;
+	bool persistent;
+};
+
+/** A trace, read whole and checked (load_trace()). */
+struct trace {
+	struct trace_op *ops;
+	size_t nops, capops;
+	struct trace_id *ids;
+	size_t nids, capids;
+	uint32_t *slots;	/* a hash table of IDs: index + 1, 0 when empty */
+	size_t nslots;
+};
+
+/** What one replay measured (replay()); zero it before each replay. */
+struct replay_result {
+	uint64_t allocs, frees, persistent;
+	uint64_t live, peak_live, live_dyn, peak_live_dyn;
+	uint64_t peak_reserved, peak_reserved_dyn, peak_vram;
+	uint64_t op_ns, wall_ns;
+	uint64_t served[N_POOLS];
+	uint64_t left, left_bytes;
+	size_t done;			/* operations made */
+	const struct trace_op *failed;	/* the operation that failed, or NULL */
+	const char *failed_call;	/* the call that failed: ALLOC, FREE, POOL_QUERY */
+	struct vrampool_error err;
+};
+
+/**
+ * load_trace() - read and check the trace @file ("-": standard input)
+ * @cmd: the command, for messages ("replay", "plan")
+ * @file: the trace
+ * @t: filled in; free_trace() it, whatever the result
+ *
+ * Return: 0, or EXIT_USAGE (printed: an unreadable file, a bad line).
+ */
+int load_trace(const char *cmd, const char *file, struct trace *t);
+void free_trace(struct trace *t);
+
+/**
+ * replay() - every operation of @t, in order, in the client @fd
+ * @fd: the client, with its layout installed
+ * @t: the trace (its IDs' replay state is reset first)
+ * @r: the figures (zeroed here)
+ *
+ * Return: 0, or a negative errno: @r->failed is the operation that failed
+ * (NULL if the first POOL_QUERY did, printed), @r->err its error.
+ */
+int replay(int fd, struct trace *t, struct replay_result *r);
+/** ops_per_sec() - operations per second spent in ALLOC and FREE; 0 when none */
+uint64_t ops_per_sec(const struct replay_result *r);
+
 int cmd_run(int argc, char **argv);
 /* Model-shaped allocation traces (trace.c) and their replay (replay.c). */
 int cmd_trace(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+/* A layout proposed for a trace, replayed beside the presets (plan.c). */
+int cmd_plan(int argc, char **argv);
+/* A client's allocations recorded from the tracepoints, as a trace (record.c). */
+int cmd_record(int argc, char **argv);
 
 #endif /* VRAMPOOLCTL_H */
