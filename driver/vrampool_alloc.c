@@ -14,6 +14,7 @@
 #include <drm/vrampool_accel.h>
 
 #include "vrampool_alloc.h"
+#include "vrampool_alloc_cache.h"
 #include "vrampool_client.h"
 #include "vrampool_device.h"
 #include "vrampool_macros.h"
@@ -35,6 +36,21 @@
  * kernel memory with allocations that hold no VRAM. The index stays valid:
  * an install refuses while any dynamic allocation lives, and the
  * persistent pool (255) is never replaced.
+ */
+
+/**
+ * DOC: retired handle
+ *
+ * Handles are cyclic, so a freed handle's slot is mostly the only one left
+ * in its part of the handle table: erasing it would free the xarray nodes
+ * on the path to it (through RCU), and the next ALLOC, one handle on, would
+ * allocate them again. FREE instead leaves the handle it takes reserved
+ * (an xarray zero entry: it loads as NULL, like a handle an ALLOC under
+ * way reserved, so a FREE of it finds nothing) and erases the one it had
+ * retired before. Neighbouring handles share their nodes, so the table
+ * allocates and frees a node only once every XA_CHUNK_SIZE handles. The
+ * one retired handle is never handed out, but for the wrap of a table
+ * that is otherwise full.
  */
 
 static struct vrampool_pool *pool_of_index(struct vrampool_client *client, u32 index)
@@ -61,7 +77,7 @@ void vrampool_alloc_entry_free(struct vrampool_client *client, void *entry)
 		return;
 	}
 	vrampool_pool_free(entry);
-	kfree(entry);
+	vrampool_alloc_record_free(entry);
 }
 
 static bool wants_persistent(struct vrampool_client *client, u64 size, u32 flags)
@@ -108,6 +124,38 @@ static int check_allocation_limit(struct vrampool_client *client,
 		return 0;
 	return limit_error(&args->error, DRM_VRAMPOOL_LIMIT_ALLOCATIONS, max,
 			   client->allocations, args->size);
+}
+
+/*
+ * The next handle after the last one handed out (vrampool_xa_alloc_next());
+ * the retired handle too, only when no other is free (DOC: retired handle).
+ */
+static int handle_reserve(struct vrampool_client *client, u32 *handle)
+{
+	int ret;
+
+	ret = vrampool_xa_alloc_next(&client->handles, handle, NULL, xa_limit_32b,
+				     &client->next_handle, GFP_KERNEL);
+	if (ret != -EBUSY || !client->retired_handle)
+		return ret;
+	xa_erase(&client->handles, client->retired_handle);
+	client->retired_handle = 0;
+	return vrampool_xa_alloc_next(&client->handles, handle, NULL, xa_limit_32b,
+				      &client->next_handle, GFP_KERNEL);
+}
+
+/*
+ * FREE takes @handle out of use but keeps it reserved, and erases the
+ * handle retired before (DOC: retired handle). Replacing an entry with the
+ * zero entry (what storing NULL is, in an allocating xarray) allocates
+ * nothing.
+ */
+static void handle_retire(struct vrampool_client *client, u32 handle)
+{
+	if (client->retired_handle)
+		xa_erase(&client->handles, client->retired_handle);
+	xa_store(&client->handles, handle, NULL, GFP_KERNEL);
+	client->retired_handle = handle;
 }
 
 /*
@@ -287,7 +335,7 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 
 	/* A zero-size request is placed in @pageless, and kept as its pool's index. */
 	if (args->size) {
-		a = kzalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
+		a = vrampool_alloc_record_new();
 		if (!a)
 			return -ENOMEM;
 	}
@@ -305,8 +353,7 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 	 * Cyclic, so that a handle just freed is not handed out again at once,
 	 * not even when memory is short (vrampool_xa_alloc_next()).
 	 */
-	ret = vrampool_xa_alloc_next(&client->handles, &handle, NULL, xa_limit_32b,
-				     &client->next_handle, GFP_KERNEL);
+	ret = handle_reserve(client, &handle);
 	if (ret < 0)
 		goto err_unlock;
 
@@ -337,7 +384,7 @@ err_unlock:
 	mutex_unlock(&client->lock);
 err_free:
 	if (a != &pageless)
-		kfree(a);
+		vrampool_alloc_record_free(a);
 	trace_vrampool_alloc_refused(file->client_id, args->size, args->flags, ret,
 				     args->error.code);
 	return ret;
@@ -392,7 +439,7 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 	 */
 	entry = xa_load(&client->handles, args->handle);
 	if (entry) {
-		xa_erase(&client->handles, args->handle);
+		handle_retire(client, args->handle);
 		trace_free(client, args->handle, entry);
 		vrampool_alloc_entry_free(client, entry);
 	}
