@@ -196,13 +196,13 @@ static int route(struct vrampool_client *client, u64 size, u32 flags,
 	return alloc_error(err, DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED, size);
 }
 
-/* The periodic pass: exclusive pools release pages idle for their period. */
+/*
+ * The periodic pass: exclusive pools release pages idle for their period;
+ * the pools are visited only when one has work due.
+ */
 static void periodic_cleanup(struct vrampool_client *client)
 {
-	u32 i;
-
-	for (i = 0; i < client->pool_set->count; i++)
-		vrampool_pool_cleanup(client->pool_set->pools[i], false, client->alloc_nr);
+	vrampool_pool_set_cleanup(client->pool_set, false, client->alloc_nr);
 }
 
 /* ---- quota and reclaim (DOC: reclaim, in vrampool_reclaim.c) ---------- */

@@ -625,6 +625,20 @@ void vrampool_pool_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_cleanup);
 
 /**
+ * vrampool_pool_periodic_due() - when a pool's periodic pass may next have work
+ * @pool: the pool
+ *
+ * Return: the client's allocation count at or before which the periodic
+ * pass (vrampool_pool_cleanup() not explicit) may next do anything;
+ * U64_MAX if it never will.
+ */
+u64 vrampool_pool_periodic_due(const struct vrampool_pool *pool)
+{
+	return pool->ops->periodic_due ? pool->ops->periodic_due(pool) : U64_MAX;
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_periodic_due);
+
+/**
  * vrampool_pool_capacity() - bytes a capped pool may hold
  * @pool: the pool
  *

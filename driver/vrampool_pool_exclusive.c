@@ -106,6 +106,22 @@ static int exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool
 }
 
 /*
+ * The client's allocation count of the next idle check: once per interval
+ * of it, and only with a dealloc period (U64_MAX: never).
+ */
+static u64 exclusive_periodic_due(const struct vrampool_pool *pool)
+{
+	u64 due;
+
+	if (!(pool->config.flags & DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD))
+		return U64_MAX;
+	if (check_add_overflow(pool->last_check,
+			       pool->config.dealloc_period / IDLE_CHECKS_PER_PERIOD, &due))
+		return U64_MAX;
+	return due;
+}
+
+/*
  * The periodic pass runs only with a dealloc period, once per interval of
  * the client's allocation count: each free page is seen idle once more, and
  * released at IDLE_CHECKS_TO_RELEASE. An explicit cleanup releases every
@@ -114,15 +130,9 @@ static int exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool
 static void exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr)
 {
 	struct vrampool_pool_page *ppage, *next;
-	u64 interval;
 
-	if (!explicit) {
-		if (!(pool->config.flags & DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD))
-			return;
-		interval = pool->config.dealloc_period / IDLE_CHECKS_PER_PERIOD;
-		if (alloc_nr - pool->last_check < interval)
-			return;
-	}
+	if (!explicit && alloc_nr < exclusive_periodic_due(pool))
+		return;
 	pool->last_check = alloc_nr;
 
 	for (ppage = vrampool_pool_first_free(pool); ppage; ppage = next) {
@@ -140,5 +150,6 @@ const struct vrampool_pool_ops vrampool_pool_exclusive_ops = {
 	.alloc = exclusive_alloc,
 	.free = vrampool_pool_page_put_back,
 	.cleanup = exclusive_cleanup,
+	.periodic_due = exclusive_periodic_due,
 	.free_before = exclusive_free_before,
 };
