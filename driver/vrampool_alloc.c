@@ -285,12 +285,13 @@ static int client_alloc(struct vrampool_client *client, struct drm_vrampool_allo
 	return ret;
 }
 
-static void alloc_answer(struct drm_vrampool_alloc *args, const struct vrampool_alloc *a)
+static void alloc_answer(struct drm_vrampool_alloc *args, const struct vrampool_alloc *a,
+			 u32 handle)
 {
-	args->handle = a->handle;
+	args->handle = handle;
 	args->pool = a->pool->index;
-	args->offset = a->offset;
-	args->padding = a->padding;
+	args->offset = a->slice.offset;
+	args->padding = vrampool_alloc_padding(a);
 	if (a->ppage) {
 		args->page = a->ppage->index;
 		args->mmap_offset = a->ppage->mmap_offset;
@@ -361,7 +362,6 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 	if (ret)
 		goto err_release_handle;
 
-	a->handle = handle;
 	/* Into the slot reserved above: allocates nothing, so cannot fail. */
 	entry = a == &pageless ? xa_mk_value(a->pool->index) : a;
 	ret = xa_err(xa_store(&client->handles, handle, entry, GFP_KERNEL));
@@ -370,7 +370,7 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 		goto err_release_handle;
 	}
 	client->allocations++;
-	alloc_answer(args, a);
+	alloc_answer(args, a, handle);
 	mutex_unlock(&client->lock);
 	trace_vrampool_alloc(file->client_id, args->handle, args->size, args->flags, args->pool,
 			     args->page, args->offset);

@@ -81,15 +81,13 @@ static int exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool
 			   bool *full)
 {
 	struct vrampool_pool_page *ppage;
-	u64 eff, page_size;
+	u64 page_size;
 
 	exclusive_average(pool, size);
-	/* Accepted sizes are at most max_alloc_size, which is aligned. */
-	vrampool_pool_effective_size(pool, size, &eff);
 
 	ppage = vrampool_pool_first_fit(pool, size);
 	if (ppage) {
-		vrampool_pool_page_take(ppage, a, eff);
+		vrampool_pool_page_take(ppage, a);
 		if (ppage->free_count)
 			ppage->free_count--;
 		return 0;
@@ -101,7 +99,7 @@ static int exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool
 	if (IS_ERR(ppage))
 		return PTR_ERR(ppage);
 	ppage->free_count = NEW_PAGE_IDLE_COUNT;
-	vrampool_pool_page_take(ppage, a, eff);
+	vrampool_pool_page_take(ppage, a);
 	return 0;
 }
 

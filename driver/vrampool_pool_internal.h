@@ -147,8 +147,7 @@ struct vrampool_pool_page *vrampool_pool_page_new(struct vrampool_pool *pool, u6
 void vrampool_pool_page_release(struct vrampool_pool_page *ppage);
 
 /* Pages that hold one allocation each: exclusive, direct and persistent pools. */
-void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_alloc *a,
-			     u64 eff);
+void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_alloc *a);
 void vrampool_pool_page_put_back(struct vrampool_alloc *a);
 void vrampool_pool_release_free_pages(struct vrampool_pool *pool);
 
