@@ -145,17 +145,32 @@ static int handle_reserve(struct vrampool_client *client, u32 *handle)
 }
 
 /*
- * FREE takes @handle out of use but keeps it reserved, and erases the
- * handle retired before (DOC: retired handle). Replacing an entry with the
- * zero entry (what storing NULL is, in an allocating xarray) allocates
- * nothing.
+ * FREE's lookup: the entry @handle names, which it takes out of use but
+ * leaves reserved, erasing the handle retired before (DOC: retired
+ * handle); NULL, and nothing changed, if @handle names no allocation (a
+ * handle reserved by an ALLOC still under way included: erasing it would
+ * drop the reservation while that ALLOC, reclaiming without the client
+ * lock, still counts on it). One walk and one lock: replacing an entry
+ * with the zero entry allocates nothing.
  */
-static void handle_retire(struct vrampool_client *client, u32 handle)
+static void *handle_take(struct vrampool_client *client, u32 handle)
 {
+	XA_STATE(xas, &client->handles, handle);
+	void *entry;
+
+	xas_lock(&xas);
+	entry = xas_load(&xas);
+	if (!entry || xa_is_zero(entry)) {
+		entry = NULL;
+		goto out;
+	}
+	xas_store(&xas, XA_ZERO_ENTRY);
 	if (client->retired_handle)
-		xa_erase(&client->handles, client->retired_handle);
-	xa_store(&client->handles, handle, NULL, GFP_KERNEL);
+		__xa_erase(&client->handles, client->retired_handle);
 	client->retired_handle = handle;
+out:
+	xas_unlock(&xas);
+	return entry;
 }
 
 /*
@@ -432,14 +447,8 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 	/* Killable: a reader of the pools need not wait in D state (DOC: Locking). */
 	if (mutex_lock_killable(&client->lock))
 		return -EINTR;
-	/*
-	 * A handle reserved by an ALLOC still under way loads as NULL; erasing
-	 * it would drop the reservation while that ALLOC, reclaiming without
-	 * the client lock, still counts on it.
-	 */
-	entry = xa_load(&client->handles, args->handle);
+	entry = handle_take(client, args->handle);
 	if (entry) {
-		handle_retire(client, args->handle);
 		trace_free(client, args->handle, entry);
 		vrampool_alloc_entry_free(client, entry);
 	}

@@ -78,14 +78,10 @@ static struct vrampool_slice *lowest_gap(struct vrampool_slices *s, u64 len)
 
 	if (subtree_gap(rb) < len)
 		return NULL;
-	for (;;) {
-		if (subtree_gap(rb->rb_left) >= len)
-			rb = rb->rb_left;
-		else if (slice_of(rb)->gap >= len)
-			return slice_of(rb);
-		else
-			rb = rb->rb_right;	/* it holds the gap, by gap_max */
-	}
+	/* Each subtree entered has a gap that fits: left, here, else right. */
+	while (subtree_gap(rb->rb_left) >= len || slice_of(rb)->gap < len)
+		rb = subtree_gap(rb->rb_left) >= len ? rb->rb_left : rb->rb_right;
+	return slice_of(rb);
 }
 
 /* Link @slice as the slice just before @next (NULL: after the last one). */

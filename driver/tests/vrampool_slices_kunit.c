@@ -81,7 +81,8 @@ static void model_check(struct model *m)
 	for (pos = vrampool_slices_first(&m->idx); pos; pos = vrampool_slices_next(pos)) {
 		KUNIT_ASSERT_GE_MSG(m->test, pos->offset, at, "step %u: out of order", m->step);
 		for (i = at; i < pos->offset; i++)
-			KUNIT_ASSERT_FALSE_MSG(m->test, m->used[i], "step %u: byte %llu", m->step, i);
+			KUNIT_ASSERT_FALSE_MSG(m->test, m->used[i], "step %u: byte %llu",
+					       m->step, i);
 		k = pos - m->slice;
 		KUNIT_ASSERT_TRUE_MSG(m->test, k < MODEL_SLICES && m->live[k], "step %u", m->step);
 		end = vrampool_slices_end(&m->idx, pos);
