@@ -330,14 +330,19 @@ static void exclusive_check_interval(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ppage);
 	KUNIT_EXPECT_EQ(test, ppage->free_count, 3);
 
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(pool), 2);
 	vrampool_pool_cleanup(pool, false, 1);		/* 1 - 0 < 10 / 5 */
 	KUNIT_EXPECT_EQ(test, ppage->free_count, 3);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(pool), 2);
 	vrampool_pool_cleanup(pool, false, 2);		/* due: 4 */
 	KUNIT_EXPECT_EQ(test, ppage->free_count, 4);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(pool), 4);
 	vrampool_pool_cleanup(pool, false, 3);		/* 3 - 2 < 2 */
 	KUNIT_EXPECT_EQ(test, f->pages, 1);
 	vrampool_pool_cleanup(pool, false, 4);		/* due: 5, released */
 	KUNIT_EXPECT_EQ(test, f->pages, 0);
+	vrampool_pool_cleanup(pool, true, 9);		/* an explicit one delays the next */
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(pool), 11);
 
 	/* A period under 5 gives an interval of 0: every pass is a check. */
 	pool = make_pool(test, f, EXCLUSIVE(4096, 4));
@@ -352,10 +357,23 @@ static void exclusive_check_interval(struct kunit *test)
 	never.flags = 0;
 	pool = make_pool(test, f, never);
 	alloc_free(test, pool, 4096);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(pool), U64_MAX);
 	vrampool_pool_cleanup(pool, false, U64_MAX);
 	KUNIT_EXPECT_EQ(test, f->pages, 1);
 	vrampool_pool_cleanup(pool, true, 0);
 	KUNIT_EXPECT_EQ(test, f->pages, 0);
+
+	/* A due count past U64_MAX is never. */
+	never = EXCLUSIVE(4096, U64_MAX);
+	pool = make_pool(test, f, never);
+	vrampool_pool_cleanup(pool, true, U64_MAX - 1);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(pool), U64_MAX);
+
+	/* The other types have no periodic work. */
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(make_pool(test, f, SLICED(4096, 4096))),
+			U64_MAX);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(make_pool(test, f, DIRECT(0))), U64_MAX);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(make_pool(test, f, PERSISTENT)), U64_MAX);
 }
 
 /*
