@@ -104,8 +104,9 @@ static int exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool
 }
 
 /*
- * The client's allocation count of the next idle check: once per interval
- * of it, and only with a dealloc period (U64_MAX: never).
+ * The client's allocation count of the next idle check (exclusive_cleanup()
+ * says when it is one): once per interval of it, and only with a dealloc
+ * period; U64_MAX when none can come before it.
  */
 static u64 exclusive_periodic_due(const struct vrampool_pool *pool)
 {
@@ -128,9 +129,15 @@ static u64 exclusive_periodic_due(const struct vrampool_pool *pool)
 static void exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr)
 {
 	struct vrampool_pool_page *ppage, *next;
+	u64 interval;
 
-	if (!explicit && alloc_nr < exclusive_periodic_due(pool))
-		return;
+	if (!explicit) {
+		if (!(pool->config.flags & DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD))
+			return;
+		interval = pool->config.dealloc_period / IDLE_CHECKS_PER_PERIOD;
+		if (alloc_nr - pool->last_check < interval)
+			return;
+	}
 	pool->last_check = alloc_nr;
 
 	for (ppage = vrampool_pool_first_free(pool); ppage; ppage = next) {
