@@ -14,6 +14,7 @@
 #include <drm/vrampool_accel.h>
 
 #include "vrampool_alloc.h"
+#include "vrampool_alloc_cache.h"
 #include "vrampool_client.h"
 #include "vrampool_device.h"
 #include "vrampool_macros.h"
@@ -35,6 +36,21 @@
  * kernel memory with allocations that hold no VRAM. The index stays valid:
  * an install refuses while any dynamic allocation lives, and the
  * persistent pool (255) is never replaced.
+ */
+
+/**
+ * DOC: retired handle
+ *
+ * Handles are cyclic, so a freed handle's slot is mostly the only one left
+ * in its part of the handle table: erasing it would free the xarray nodes
+ * on the path to it (through RCU), and the next ALLOC, one handle on, would
+ * allocate them again. FREE instead leaves the handle it takes reserved
+ * (an xarray zero entry: it loads as NULL, like a handle an ALLOC under
+ * way reserved, so a FREE of it finds nothing) and erases the one it had
+ * retired before. Neighbouring handles share their nodes, so the table
+ * allocates and frees a node only once every XA_CHUNK_SIZE handles. The
+ * one retired handle is never handed out, but for the wrap of a table
+ * that is otherwise full.
  */
 
 static struct vrampool_pool *pool_of_index(struct vrampool_client *client, u32 index)
@@ -61,7 +77,7 @@ void vrampool_alloc_entry_free(struct vrampool_client *client, void *entry)
 		return;
 	}
 	vrampool_pool_free(entry);
-	kfree(entry);
+	vrampool_alloc_record_free(entry);
 }
 
 static bool wants_persistent(struct vrampool_client *client, u64 size, u32 flags)
@@ -111,6 +127,53 @@ static int check_allocation_limit(struct vrampool_client *client,
 }
 
 /*
+ * The next handle after the last one handed out (vrampool_xa_alloc_next());
+ * the retired handle too, only when no other is free (DOC: retired handle).
+ */
+static int handle_reserve(struct vrampool_client *client, u32 *handle)
+{
+	int ret;
+
+	ret = vrampool_xa_alloc_next(&client->handles, handle, NULL, xa_limit_32b,
+				     &client->next_handle, GFP_KERNEL);
+	if (ret != -EBUSY || !client->retired_handle)
+		return ret;
+	xa_erase(&client->handles, client->retired_handle);
+	client->retired_handle = 0;
+	return vrampool_xa_alloc_next(&client->handles, handle, NULL, xa_limit_32b,
+				      &client->next_handle, GFP_KERNEL);
+}
+
+/*
+ * FREE's lookup: the entry @handle names, which it takes out of use but
+ * leaves reserved, erasing the handle retired before (DOC: retired
+ * handle); NULL, and nothing changed, if @handle names no allocation (a
+ * handle reserved by an ALLOC still under way included: erasing it would
+ * drop the reservation while that ALLOC, reclaiming without the client
+ * lock, still counts on it). One walk and one lock: replacing an entry
+ * with the zero entry allocates nothing.
+ */
+static void *handle_take(struct vrampool_client *client, u32 handle)
+{
+	XA_STATE(xas, &client->handles, handle);
+	void *entry;
+
+	xas_lock(&xas);
+	entry = xas_load(&xas);
+	if (!entry || xa_is_zero(entry)) {
+		entry = NULL;
+		goto out;
+	}
+	xas_store(&xas, XA_ZERO_ENTRY);
+	if (client->retired_handle)
+		__xa_erase(&client->handles, client->retired_handle);
+	client->retired_handle = handle;
+out:
+	xas_unlock(&xas);
+	return entry;
+}
+
+/*
  * Serves @size from the first pool that accepts it and is not capped and
  * full. Returns -ENOSPC with no error code when VRAM itself is exhausted,
  * -EDQUOT with none when a new page would pass the client's page limit.
@@ -148,13 +211,13 @@ static int route(struct vrampool_client *client, u64 size, u32 flags,
 	return alloc_error(err, DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED, size);
 }
 
-/* The periodic pass: exclusive pools release pages idle for their period. */
+/*
+ * The periodic pass: exclusive pools release pages idle for their period;
+ * the pools are visited only when one has work due.
+ */
 static void periodic_cleanup(struct vrampool_client *client)
 {
-	u32 i;
-
-	for (i = 0; i < client->pool_set->count; i++)
-		vrampool_pool_cleanup(client->pool_set->pools[i], false, client->alloc_nr);
+	vrampool_pool_set_cleanup(client->pool_set, false, client->alloc_nr);
 }
 
 /* ---- quota and reclaim (DOC: reclaim, in vrampool_reclaim.c) ---------- */
@@ -237,12 +300,13 @@ static int client_alloc(struct vrampool_client *client, struct drm_vrampool_allo
 	return ret;
 }
 
-static void alloc_answer(struct drm_vrampool_alloc *args, const struct vrampool_alloc *a)
+static void alloc_answer(struct drm_vrampool_alloc *args, const struct vrampool_alloc *a,
+			 u32 handle)
 {
-	args->handle = a->handle;
+	args->handle = handle;
 	args->pool = a->pool->index;
-	args->offset = a->offset;
-	args->padding = a->padding;
+	args->offset = a->slice.offset;
+	args->padding = vrampool_alloc_padding(a);
 	if (a->ppage) {
 		args->page = a->ppage->index;
 		args->mmap_offset = a->ppage->mmap_offset;
@@ -287,7 +351,7 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 
 	/* A zero-size request is placed in @pageless, and kept as its pool's index. */
 	if (args->size) {
-		a = kzalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
+		a = vrampool_alloc_record_new();
 		if (!a)
 			return -ENOMEM;
 	}
@@ -305,8 +369,7 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 	 * Cyclic, so that a handle just freed is not handed out again at once,
 	 * not even when memory is short (vrampool_xa_alloc_next()).
 	 */
-	ret = vrampool_xa_alloc_next(&client->handles, &handle, NULL, xa_limit_32b,
-				     &client->next_handle, GFP_KERNEL);
+	ret = handle_reserve(client, &handle);
 	if (ret < 0)
 		goto err_unlock;
 
@@ -314,7 +377,6 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 	if (ret)
 		goto err_release_handle;
 
-	a->handle = handle;
 	/* Into the slot reserved above: allocates nothing, so cannot fail. */
 	entry = a == &pageless ? xa_mk_value(a->pool->index) : a;
 	ret = xa_err(xa_store(&client->handles, handle, entry, GFP_KERNEL));
@@ -323,7 +385,7 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 		goto err_release_handle;
 	}
 	client->allocations++;
-	alloc_answer(args, a);
+	alloc_answer(args, a, handle);
 	mutex_unlock(&client->lock);
 	trace_vrampool_alloc(file->client_id, args->handle, args->size, args->flags, args->pool,
 			     args->page, args->offset);
@@ -337,7 +399,7 @@ err_unlock:
 	mutex_unlock(&client->lock);
 err_free:
 	if (a != &pageless)
-		kfree(a);
+		vrampool_alloc_record_free(a);
 	trace_vrampool_alloc_refused(file->client_id, args->size, args->flags, ret,
 				     args->error.code);
 	return ret;
@@ -385,14 +447,8 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 	/* Killable: a reader of the pools need not wait in D state (DOC: Locking). */
 	if (mutex_lock_killable(&client->lock))
 		return -EINTR;
-	/*
-	 * A handle reserved by an ALLOC still under way loads as NULL; erasing
-	 * it would drop the reservation while that ALLOC, reclaiming without
-	 * the client lock, still counts on it.
-	 */
-	entry = xa_load(&client->handles, args->handle);
+	entry = handle_take(client, args->handle);
 	if (entry) {
-		xa_erase(&client->handles, args->handle);
 		trace_free(client, args->handle, entry);
 		vrampool_alloc_entry_free(client, entry);
 	}

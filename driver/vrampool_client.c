@@ -29,6 +29,7 @@
 #include <drm/vrampool_accel.h>
 
 #include "vrampool_alloc.h"
+#include "vrampool_alloc_cache.h"
 #include "vrampool_bo.h"
 #include "vrampool_client.h"
 #include "vrampool_device.h"
@@ -223,7 +224,7 @@ void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 	xa_for_each(&client->handles, handle, entry) {
 		if (!xa_is_value(entry)) {
 			vrampool_pool_drop(entry);
-			kfree(entry);
+			vrampool_alloc_record_free(entry);
 		}
 		cond_resched();
 	}

@@ -55,6 +55,12 @@ struct vrampool_client {
 	 * the last one handed out, so that a freed handle is not reused at once
 	 */
 	u32 next_handle;
+	/**
+	 * @retired_handle: the handle FREE took last, still reserved in
+	 * @handles (it loads as NULL) so that the path to it stays (DOC:
+	 * retired handle, in vrampool_alloc.c); 0 if none
+	 */
+	u32 retired_handle;
 	/** @backing: gives pool pages VRAM buffer objects mapped for @file */
 	struct vrampool_backing backing;
 	/**

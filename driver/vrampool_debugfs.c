@@ -61,7 +61,7 @@ static int vram_mm_show(struct seq_file *m, void *unused)
 
 static void page_map_show(struct seq_file *m, struct vrampool_pool_page *ppage)
 {
-	struct drm_mm_node *node;
+	struct vrampool_slice *slice;
 	u64 at = 0;
 
 	seq_printf(m, "    page %u size %llu:", ppage->index, ppage->size);
@@ -69,11 +69,12 @@ static void page_map_show(struct seq_file *m, struct vrampool_pool_page *ppage)
 		seq_printf(m, " %s 0+%llu\n", ppage->alloc ? "used" : "free", ppage->size);
 		return;
 	}
-	drm_mm_for_each_node(node, &ppage->mm) {
-		if (node->start > at)
-			seq_printf(m, " free %llu+%llu", at, node->start - at);
-		seq_printf(m, " used %llu+%llu", node->start, node->size);
-		at = node->start + node->size;
+	for (slice = vrampool_slices_first(&ppage->slices); slice;
+	     slice = vrampool_slices_next(slice)) {
+		if (slice->offset > at)
+			seq_printf(m, " free %llu+%llu", at, slice->offset - at);
+		at = vrampool_slices_end(&ppage->slices, slice);
+		seq_printf(m, " used %llu+%llu", slice->offset, at - slice->offset);
 	}
 	if (at < ppage->size)
 		seq_printf(m, " free %llu+%llu", at, ppage->size - at);

@@ -11,6 +11,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sizes.h>
 
+#include "vrampool_alloc_cache.h"
 #include "vrampool_drv.h"
 #include "vrampool_emul.h"
 #include "vrampool_modparams.h"
@@ -93,10 +94,15 @@ static int __init vrampool_init(void)
 	unsigned int i;
 	int ret;
 
+	ret = vrampool_alloc_cache_create();
+	if (ret)
+		return ret;
+
 	for (i = 0; i < ARRAY_SIZE(vrampool_backends); i++) {
 		ret = vrampool_backends[i].init();
 		if (ret) {
 			vrampool_backends_exit(i);
+			vrampool_alloc_cache_destroy();
 			return ret;
 		}
 	}
@@ -106,6 +112,7 @@ static int __init vrampool_init(void)
 static void __exit vrampool_exit(void)
 {
 	vrampool_backends_exit(ARRAY_SIZE(vrampool_backends));
+	vrampool_alloc_cache_destroy();
 }
 
 module_init(vrampool_init);

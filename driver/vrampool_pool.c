@@ -342,20 +342,18 @@ void vrampool_pool_page_release(struct vrampool_pool_page *ppage)
 /**
  * vrampool_pool_page_take() - give a single-allocation page to an allocation
  * @ppage: a free page from &vrampool_pool.fit_tree, or a new page
- * @a: the allocation, its size set
- * @eff: its effective size, at most the page size
+ * @a: the allocation, its pool and size set, its effective size at most
+ *     the page size (the padding is computed: vrampool_alloc_padding())
  *
  * The inverse of vrampool_pool_page_put_back().
  */
-void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_alloc *a,
-			     u64 eff)
+void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_alloc *a)
 {
 	fit_tree_remove(ppage);
 	ppage->alloc = a;
 	ppage->live = 1;
 	a->ppage = ppage;
-	a->offset = 0;
-	a->padding = eff - a->size;
+	a->slice.offset = 0;
 }
 
 /**
@@ -481,7 +479,7 @@ int vrampool_pool_buffer_alloc(struct vrampool_pool *pool, u64 size, struct vram
 			return PTR_ERR(ppage);
 	}
 
-	vrampool_pool_page_take(ppage, a, eff);
+	vrampool_pool_page_take(ppage, a);
 	return 0;
 }
 
@@ -499,19 +497,38 @@ void vrampool_pool_buffer_cleanup(struct vrampool_pool *pool, bool explicit, u64
 		vrampool_pool_release_free_pages(pool);
 }
 
+/**
+ * vrampool_alloc_padding() - the alignment padding after an allocation
+ * @a: a placed allocation (its pool and size set)
+ *
+ * Part of its slice or page: in every pool type, its size rounded up to
+ * the device alignment (accepted sizes never overflow it), less its size.
+ *
+ * Return: the padding in bytes, 0 for a zero-size allocation.
+ */
+u64 vrampool_alloc_padding(const struct vrampool_alloc *a)
+{
+	u64 eff = 0;
+
+	vrampool_pool_effective_size(a->pool, a->size, &eff);
+	return eff - a->size;
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_padding);
+
 static void pool_account(struct vrampool_pool *pool, struct vrampool_alloc *a, bool add)
 {
 	struct vrampool_pool_stats *st = &pool->stats;
+	u64 padding = vrampool_alloc_padding(a);
 
 	if (add) {
 		st->allocations++;
 		st->bytes_in_use += a->size;
-		st->padding += a->padding;
+		st->padding += padding;
 		st->largest_alloc = max(st->largest_alloc, a->size);
 	} else {
 		st->allocations--;
 		st->bytes_in_use -= a->size;
-		st->padding -= a->padding;
+		st->padding -= padding;
 	}
 }
 
@@ -623,6 +640,20 @@ void vrampool_pool_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_
 	pool->ops->cleanup(pool, explicit, alloc_nr);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_cleanup);
+
+/**
+ * vrampool_pool_periodic_due() - when a pool's periodic pass may next have work
+ * @pool: the pool
+ *
+ * Return: the client's allocation count at or before which the periodic
+ * pass (vrampool_pool_cleanup() not explicit) may next do anything;
+ * U64_MAX if it never will.
+ */
+u64 vrampool_pool_periodic_due(const struct vrampool_pool *pool)
+{
+	return pool->ops->periodic_due ? pool->ops->periodic_due(pool) : U64_MAX;
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_periodic_due);
 
 /**
  * vrampool_pool_capacity() - bytes a capped pool may hold

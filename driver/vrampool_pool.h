@@ -11,8 +11,9 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
-#include <drm/drm_mm.h>
 #include <drm/vrampool_accel.h>
+
+#include "vrampool_slices.h"
 
 struct vrampool_bo;
 struct vrampool_pool_ops;
@@ -40,7 +41,7 @@ struct vrampool_backing {
 /**
  * struct vrampool_pool_page - one page of a pool
  *
- * Sliced pools carve a page into slices (@mm). The other types (exclusive,
+ * Sliced pools carve a page into slices (@slices). The other types (exclusive,
  * direct and persistent) put one allocation in each page (@alloc) and keep
  * their free pages in &vrampool_pool.fit_tree: "single-allocation pages"
  * below.
@@ -76,8 +77,8 @@ struct vrampool_pool_page {
 	u64 mmap_offset;
 	/** @vram: bytes of VRAM @bo holds, whole CPU pages */
 	u64 vram;
-	/** @mm: sliced pools only: its slices and the holes between them, in bytes */
-	struct drm_mm mm;
+	/** @slices: sliced pools only: its slices and the holes between them */
+	struct vrampool_slices slices;
 	/** @live: how many allocations the page holds now */
 	u32 live;
 	/** @alloc: single-allocation pages: the allocation it holds, NULL while free */
@@ -99,22 +100,23 @@ struct vrampool_pool_page {
 
 /**
  * struct vrampool_alloc - one allocation, named by a handle
+ *
+ * A client may hold millions, so it is kept small (72 bytes): its offset is
+ * its slice's, and its alignment padding is computed
+ * (vrampool_alloc_padding()).
  */
 struct vrampool_alloc {
-	/** @handle: its handle in the client's table */
-	u32 handle;
 	/** @pool: the pool that served it */
 	struct vrampool_pool *pool;
 	/** @ppage: its page; NULL for a zero-size allocation, which never has one */
 	struct vrampool_pool_page *ppage;
-	/** @node: sliced pools only: its slice of @ppage */
-	struct drm_mm_node node;
-	/** @offset: its offset in @ppage */
-	u64 offset;
 	/** @size: bytes requested */
 	u64 size;
-	/** @padding: the alignment padding after it, part of its slice or page */
-	u64 padding;
+	/**
+	 * @slice: its slice of @ppage, in sliced pools; elsewhere only
+	 * &vrampool_slice.offset is used, 0: it starts its page
+	 */
+	struct vrampool_slice slice;
 };
 
 /**
@@ -222,6 +224,8 @@ int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 void vrampool_pool_free(struct vrampool_alloc *a);
 void vrampool_pool_drop(struct vrampool_alloc *a);
 void vrampool_pool_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
+u64 vrampool_alloc_padding(const struct vrampool_alloc *a);
+u64 vrampool_pool_periodic_due(const struct vrampool_pool *pool);
 bool vrampool_pool_has_size(struct vrampool_pool *pool, u64 size);
 u64 vrampool_pool_capacity(const struct vrampool_pool *pool);
 u64 vrampool_pool_free_vram(const struct vrampool_pool *pool);

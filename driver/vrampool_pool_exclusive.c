@@ -81,15 +81,13 @@ static int exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool
 			   bool *full)
 {
 	struct vrampool_pool_page *ppage;
-	u64 eff, page_size;
+	u64 page_size;
 
 	exclusive_average(pool, size);
-	/* Accepted sizes are at most max_alloc_size, which is aligned. */
-	vrampool_pool_effective_size(pool, size, &eff);
 
 	ppage = vrampool_pool_first_fit(pool, size);
 	if (ppage) {
-		vrampool_pool_page_take(ppage, a, eff);
+		vrampool_pool_page_take(ppage, a);
 		if (ppage->free_count)
 			ppage->free_count--;
 		return 0;
@@ -101,8 +99,25 @@ static int exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool
 	if (IS_ERR(ppage))
 		return PTR_ERR(ppage);
 	ppage->free_count = NEW_PAGE_IDLE_COUNT;
-	vrampool_pool_page_take(ppage, a, eff);
+	vrampool_pool_page_take(ppage, a);
 	return 0;
+}
+
+/*
+ * The client's allocation count of the next idle check (exclusive_cleanup()
+ * says when it is one): once per interval of it, and only with a dealloc
+ * period; U64_MAX when none can come before it.
+ */
+static u64 exclusive_periodic_due(const struct vrampool_pool *pool)
+{
+	u64 due;
+
+	if (!(pool->config.flags & DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD))
+		return U64_MAX;
+	if (check_add_overflow(pool->last_check,
+			       pool->config.dealloc_period / IDLE_CHECKS_PER_PERIOD, &due))
+		return U64_MAX;
+	return due;
 }
 
 /*
@@ -140,5 +155,6 @@ const struct vrampool_pool_ops vrampool_pool_exclusive_ops = {
 	.alloc = exclusive_alloc,
 	.free = vrampool_pool_page_put_back,
 	.cleanup = exclusive_cleanup,
+	.periodic_due = exclusive_periodic_due,
 	.free_before = exclusive_free_before,
 };

@@ -47,6 +47,12 @@ struct vrampool_pool_ops {
 	 * the periodic pass at the client's allocation count @alloc_nr
 	 */
 	void (*cleanup)(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
+	/**
+	 * @periodic_due: optional: the client's allocation count at which
+	 * the periodic pass (@cleanup, not explicit) may next have work, at
+	 * or before when it has; NULL: never
+	 */
+	u64 (*periodic_due)(const struct vrampool_pool *pool);
 	/** @capacity: optional: bytes a capped pool may hold; NULL: never capped */
 	u64 (*capacity)(const struct vrampool_pool *pool);
 	/**
@@ -141,8 +147,7 @@ struct vrampool_pool_page *vrampool_pool_page_new(struct vrampool_pool *pool, u6
 void vrampool_pool_page_release(struct vrampool_pool_page *ppage);
 
 /* Pages that hold one allocation each: exclusive, direct and persistent pools. */
-void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_alloc *a,
-			     u64 eff);
+void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_alloc *a);
 void vrampool_pool_page_put_back(struct vrampool_alloc *a);
 void vrampool_pool_release_free_pages(struct vrampool_pool *pool);
 

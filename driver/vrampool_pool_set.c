@@ -8,6 +8,7 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -71,13 +72,26 @@ vrampool_pool_set_create(const struct drm_vrampool_pool_entry *pools, u32 count,
  * @explicit: an explicit cleanup (free pages go back now) rather than the
  *            periodic pass of exclusive pools
  * @alloc_nr: the client's allocation count, the clock of exclusive pools
+ *
+ * The periodic pass, which every ALLOC runs, visits the pools only once
+ * one of them may have work (&vrampool_pool_set.periodic_due), and then
+ * learns when one next may. An explicit cleanup only moves a pool's next
+ * periodic work later, so the due count it leaves is early at worst: a
+ * pass then finds nothing to do and learns the true one.
  */
 void vrampool_pool_set_cleanup(struct vrampool_pool_set *set, bool explicit, u64 alloc_nr)
 {
+	u64 due = U64_MAX;
 	u32 i;
 
-	for (i = 0; i < set->count; i++)
+	if (!explicit && alloc_nr < set->periodic_due)
+		return;
+
+	for (i = 0; i < set->count; i++) {
 		vrampool_pool_cleanup(set->pools[i], explicit, alloc_nr);
+		due = min(due, vrampool_pool_periodic_due(set->pools[i]));
+	}
+	set->periodic_due = due;
 }
 
 /**

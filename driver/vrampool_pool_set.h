@@ -22,6 +22,12 @@ struct vrampool_pool;
 struct vrampool_pool_set {
 	/** @count: number of dynamic pools */
 	u32 count;
+	/**
+	 * @periodic_due: the client's allocation count at which a pool of the
+	 * set may next have periodic work, at or before when it has (U64_MAX:
+	 * none ever); 0 until the first pass has computed it
+	 */
+	u64 periodic_due;
 	/** @pools: the pools, @pools[i] at layout index i */
 	struct vrampool_pool *pools[] __counted_by(count);
 };

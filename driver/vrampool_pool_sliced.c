@@ -6,11 +6,12 @@
  * first (as CubeCL visits them: a cleanup keeps the survivors' order and a
  * new page goes last) and slices in offset order. The pages sit in the
  * pool's fit tree by age, each with its largest hole, so first fit finds
- * its page in O(log n) rather than trying each. Each page's free space is
- * a drm_mm, so
- * a slice is split from the lowest hole that fits and merges with its free
- * neighbours when freed; padding stays part of the slice, so a page whose
- * slices are all free is whole again and an explicit cleanup releases it.
+ * its page in O(log n) rather than trying each. Each page keeps its slices
+ * in a slice index (vrampool_slices.c), so a slice is split from the
+ * lowest hole that fits and merges with its free neighbours when freed;
+ * padding stays part of the slice (its length is the effective size), so
+ * a page whose slices are all free is whole again and an explicit cleanup
+ * releases it.
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -59,26 +60,20 @@ static bool sliced_accepts(const struct vrampool_pool *pool, u64 size)
 }
 
 /*
- * The largest hole of a page: the first of the drm_mm's holes by size
- * (largest first), the very test drm_mm_insert_node_in_range() starts with.
- * A slice of up to that size fits the page: slices have no alignment of
- * their own and may go anywhere in it.
+ * The largest hole of a page. A slice of up to that size fits the page:
+ * slices have no alignment of their own and may go anywhere in it.
  */
 static u64 sliced_largest_hole(struct vrampool_pool_page *ppage)
 {
-	struct rb_node *rb = rb_first_cached(&ppage->mm.holes_size);
-
-	return rb ? rb_entry(rb, struct drm_mm_node, rb_hole_size)->hole_size : 0;
+	return vrampool_slices_largest_hole(&ppage->slices);
 }
 
 static bool sliced_insert(struct vrampool_pool_page *ppage, u64 eff, struct vrampool_alloc *a)
 {
-	if (drm_mm_insert_node_in_range(&ppage->mm, &a->node, eff, 0, 0, 0, ppage->size,
-					DRM_MM_INSERT_LOW))
+	if (!vrampool_slices_insert(&ppage->slices, &a->slice, eff))
 		return false;
 
 	a->ppage = ppage;
-	a->offset = a->node.start;
 	ppage->live++;
 	vrampool_pool_fit_set(ppage, sliced_largest_hole(ppage));
 	return true;
@@ -97,7 +92,6 @@ static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 
 	/* Accepted sizes are at most the page size, a multiple of the alignment. */
 	vrampool_pool_effective_size(pool, size, &eff);
-	a->padding = eff - size;
 
 	ppage = vrampool_pool_first_fit(pool, eff);
 	if (ppage)
@@ -120,16 +114,9 @@ static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 
 static void sliced_free(struct vrampool_alloc *a)
 {
-	drm_mm_remove_node(&a->node);
+	vrampool_slices_remove(&a->ppage->slices, &a->slice);
 	a->ppage->live--;
 	vrampool_pool_fit_set(a->ppage, sliced_largest_hole(a->ppage));
-}
-
-/* Before the pool is destroyed: only the slice, so that the drm_mm is clean. */
-static void sliced_drop(struct vrampool_alloc *a)
-{
-	if (a->ppage)
-		drm_mm_remove_node(&a->node);
 }
 
 /* Pages are visited oldest first. */
@@ -160,13 +147,8 @@ static u64 sliced_capacity(const struct vrampool_pool *pool)
 
 static int sliced_page_init(struct vrampool_pool_page *ppage)
 {
-	drm_mm_init(&ppage->mm, 0, ppage->size);
+	vrampool_slices_init(&ppage->slices, ppage->size);
 	return 0;
-}
-
-static void sliced_page_fini(struct vrampool_pool_page *ppage)
-{
-	drm_mm_takedown(&ppage->mm);
 }
 
 const struct vrampool_pool_ops vrampool_pool_sliced_ops = {
@@ -174,10 +156,8 @@ const struct vrampool_pool_ops vrampool_pool_sliced_ops = {
 	.accepts = sliced_accepts,
 	.alloc = sliced_alloc,
 	.free = sliced_free,
-	.drop = sliced_drop,
 	.cleanup = sliced_cleanup,
 	.capacity = sliced_capacity,
 	.page_init = sliced_page_init,
-	.page_fini = sliced_page_fini,
 	.free_before = sliced_before,
 };

@@ -50,7 +50,11 @@
 
 #define CGROOT		"/sys/fs/cgroup"
 #define CG_MAX		(4 * 1024 * 1024)
-#define FLOOD		40000
+/*
+ * Each ALLOC of a slice charges its record (72 bytes) and its slot in the
+ * handle table (about 9): the flood charges about twice CG_MAX.
+ */
+#define FLOOD		100000
 #define FLOOD_SIZE	256
 #define FLOOD_WAIT_SECS	120
 

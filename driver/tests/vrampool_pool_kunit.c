@@ -119,16 +119,16 @@ static void sliced_first_fit_split_merge(struct kunit *test)
 	a = alloc_ok(test, pool, 1000);			/* [0, 1024) */
 	b = alloc_ok(test, pool, 1000);			/* [1024, 2048) */
 	ppage = a->ppage;
-	KUNIT_EXPECT_EQ(test, a->offset, 0);
-	KUNIT_EXPECT_EQ(test, a->padding, 24);
-	KUNIT_EXPECT_EQ(test, b->offset, 1024);
+	KUNIT_EXPECT_EQ(test, a->slice.offset, 0);
+	KUNIT_EXPECT_EQ(test, vrampool_alloc_padding(a), 24);
+	KUNIT_EXPECT_EQ(test, b->slice.offset, 1024);
 	KUNIT_EXPECT_PTR_EQ(test, b->ppage, ppage);
 
 	vrampool_pool_free(a);
 	c = alloc_ok(test, pool, 256);			/* first fit: the freed hole */
 	d = alloc_ok(test, pool, 768);			/* the rest of it, split off */
-	KUNIT_EXPECT_EQ(test, c->offset, 0);
-	KUNIT_EXPECT_EQ(test, d->offset, 256);
+	KUNIT_EXPECT_EQ(test, c->slice.offset, 0);
+	KUNIT_EXPECT_EQ(test, d->slice.offset, 256);
 	KUNIT_EXPECT_EQ(test, f->pages, 1);
 
 	/*
@@ -140,14 +140,14 @@ static void sliced_first_fit_split_merge(struct kunit *test)
 	vrampool_pool_free(d);
 	e = alloc_ok(test, pool, 1024);
 	KUNIT_EXPECT_PTR_EQ(test, e->ppage, ppage);
-	KUNIT_EXPECT_EQ(test, e->offset, 0);
+	KUNIT_EXPECT_EQ(test, e->slice.offset, 0);
 
 	/* All free, the holes merge into the whole page: a page-size slice fits it. */
 	vrampool_pool_free(e);
 	vrampool_pool_free(b);
 	e = alloc_ok(test, pool, 4096);
 	KUNIT_EXPECT_PTR_EQ(test, e->ppage, ppage);
-	KUNIT_EXPECT_EQ(test, e->offset, 0);
+	KUNIT_EXPECT_EQ(test, e->slice.offset, 0);
 	KUNIT_EXPECT_EQ(test, f->pages, 1);
 	vrampool_pool_free(e);
 
@@ -330,14 +330,19 @@ static void exclusive_check_interval(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ppage);
 	KUNIT_EXPECT_EQ(test, ppage->free_count, 3);
 
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(pool), 2);
 	vrampool_pool_cleanup(pool, false, 1);		/* 1 - 0 < 10 / 5 */
 	KUNIT_EXPECT_EQ(test, ppage->free_count, 3);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(pool), 2);
 	vrampool_pool_cleanup(pool, false, 2);		/* due: 4 */
 	KUNIT_EXPECT_EQ(test, ppage->free_count, 4);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(pool), 4);
 	vrampool_pool_cleanup(pool, false, 3);		/* 3 - 2 < 2 */
 	KUNIT_EXPECT_EQ(test, f->pages, 1);
 	vrampool_pool_cleanup(pool, false, 4);		/* due: 5, released */
 	KUNIT_EXPECT_EQ(test, f->pages, 0);
+	vrampool_pool_cleanup(pool, true, 9);		/* an explicit one delays the next */
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(pool), 11);
 
 	/* A period under 5 gives an interval of 0: every pass is a check. */
 	pool = make_pool(test, f, EXCLUSIVE(4096, 4));
@@ -352,10 +357,23 @@ static void exclusive_check_interval(struct kunit *test)
 	never.flags = 0;
 	pool = make_pool(test, f, never);
 	alloc_free(test, pool, 4096);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(pool), U64_MAX);
 	vrampool_pool_cleanup(pool, false, U64_MAX);
 	KUNIT_EXPECT_EQ(test, f->pages, 1);
 	vrampool_pool_cleanup(pool, true, 0);
 	KUNIT_EXPECT_EQ(test, f->pages, 0);
+
+	/* A due count past U64_MAX is never. */
+	never = EXCLUSIVE(4096, U64_MAX);
+	pool = make_pool(test, f, never);
+	vrampool_pool_cleanup(pool, true, U64_MAX - 1);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(pool), U64_MAX);
+
+	/* The other types have no periodic work. */
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(make_pool(test, f, SLICED(4096, 4096))),
+			U64_MAX);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(make_pool(test, f, DIRECT(0))), U64_MAX);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_periodic_due(make_pool(test, f, PERSISTENT)), U64_MAX);
 }
 
 /*
@@ -468,7 +486,7 @@ static void sliced_order_after_cleanup(struct kunit *test)
 	KUNIT_EXPECT_GT(test, c->ppage->order, b->ppage->order);
 	d = alloc_ok(test, pool, 256);
 	KUNIT_EXPECT_PTR_EQ(test, d->ppage, b->ppage);
-	KUNIT_EXPECT_EQ(test, d->offset, 2560);
+	KUNIT_EXPECT_EQ(test, d->slice.offset, 2560);
 	vrampool_pool_free(b);
 	vrampool_pool_free(c);
 	vrampool_pool_free(d);
@@ -499,7 +517,7 @@ static void sliced_order_survives_index_wrap(struct kunit *test)
 	vrampool_pool_free(a);
 	d = alloc_ok(test, pool, 2048);
 	KUNIT_EXPECT_PTR_EQ(test, d->ppage, oldest);
-	KUNIT_EXPECT_EQ(test, d->offset, 0);
+	KUNIT_EXPECT_EQ(test, d->slice.offset, 0);
 
 	/* Page 0 released: the numbering goes on at 2, leaving 0 free. */
 	vrampool_pool_free(b);
@@ -585,7 +603,7 @@ static void exclusive_new_page_goes_last(struct kunit *test)
 	vrampool_pool_free(p[3]);
 	a = alloc_ok(test, pool, 1);
 	KUNIT_EXPECT_EQ(test, a->ppage->index, 2);
-	KUNIT_EXPECT_EQ(test, a->padding, 255);
+	KUNIT_EXPECT_EQ(test, vrampool_alloc_padding(a), 255);
 	vrampool_pool_free(a);
 	vrampool_pool_free(p[0]);
 }
@@ -956,7 +974,7 @@ static struct model_page *model_place(struct model *m, u64 size, u64 eff, u64 *o
 static void check_first_fit(struct model *m, const struct vrampool_alloc *a, u64 eff)
 {
 	struct vrampool_pool_page *ppage;
-	struct drm_mm_node *pos;
+	struct vrampool_slice *pos;
 	u64 start, end, order = 0;
 	bool first = true;
 
@@ -965,12 +983,20 @@ static void check_first_fit(struct model *m, const struct vrampool_alloc *a, u64
 				      "op %u: pages out of creation order", m->op);
 		first = false;
 		order = ppage->order;
-		drm_mm_for_each_hole(pos, &ppage->mm, start, end) {
-			if (ppage == a->ppage && end > a->offset)
-				continue;
-			KUNIT_ASSERT_LT_MSG(m->test, end - start, eff,
-					    "op %u: a hole in page %u (of %u at %llu) fits",
-					    m->op, ppage->index, a->ppage->index, a->offset);
+		/* Each hole: before each slice, and the tail. */
+		start = 0;
+		pos = vrampool_slices_first(&ppage->slices);
+		for (;;) {
+			end = pos ? pos->offset : ppage->size;
+			if (!(ppage == a->ppage && end > a->slice.offset))
+				KUNIT_ASSERT_LT_MSG(m->test, end - start, eff,
+						    "op %u: a hole in page %u (of %u at %llu) fits",
+						    m->op, ppage->index, a->ppage->index,
+						    a->slice.offset);
+			if (!pos)
+				break;
+			start = vrampool_slices_end(&ppage->slices, pos);
+			pos = vrampool_slices_next(pos);
 		}
 		if (ppage == a->ppage)
 			return;
@@ -1019,7 +1045,7 @@ static void model_alloc(struct model *m, u64 size)
 		KUNIT_ASSERT_EQ_MSG(test, a->ppage->index, p->index, "op %u: a new page's index",
 				    m->op);
 	}
-	KUNIT_ASSERT_EQ_MSG(test, a->offset, offset, "op %u: %llu in page %u", m->op, size,
+	KUNIT_ASSERT_EQ_MSG(test, a->slice.offset, offset, "op %u: %llu in page %u", m->op, size,
 			    p->index);
 	if (model_is(m, DRM_VRAMPOOL_POOL_SLICED))
 		check_first_fit(m, a, eff);
@@ -1192,7 +1218,7 @@ static void pool_ops_dispatch(struct kunit *test)
 	a = alloc_ok(test, pool, 100);
 	b = alloc_ok(test, pool, 100);
 	KUNIT_EXPECT_EQ(test, a->ppage->size, c->page_size);
-	KUNIT_EXPECT_EQ(test, a->padding, 156);
+	KUNIT_EXPECT_EQ(test, vrampool_alloc_padding(a), 156);
 	KUNIT_EXPECT_EQ(test, f->pages, c->pages);
 	KUNIT_EXPECT_EQ(test, pool->stats.allocations, 2);
 	KUNIT_EXPECT_EQ(test, vrampool_pool_has_size(pool, 100), c->has_size);
@@ -1226,8 +1252,8 @@ static void zero_size_takes_no_page(struct kunit *test)
 	b = alloc_ok(test, pool, 0);
 	KUNIT_EXPECT_NULL(test, a->ppage);
 	KUNIT_EXPECT_NULL(test, b->ppage);
-	KUNIT_EXPECT_EQ(test, a->offset, 0);
-	KUNIT_EXPECT_EQ(test, a->padding, 0);
+	KUNIT_EXPECT_EQ(test, a->slice.offset, 0);
+	KUNIT_EXPECT_EQ(test, vrampool_alloc_padding(a), 0);
 	KUNIT_EXPECT_EQ(test, f->pages, 0);
 	KUNIT_EXPECT_EQ(test, pool->stats.pages, 0);
 	KUNIT_EXPECT_EQ(test, pool->stats.reserved, 0);
@@ -1312,8 +1338,7 @@ static void exclusive_first_fit_is_the_walk(struct kunit *test)
 
 /*
  * postclose's teardown: every live allocation dropped, then the pools
- * destroyed, gives every page back (and drm_mm_takedown() finds each
- * sliced page clean, or it warns).
+ * destroyed, gives every page back.
  */
 static void drop_then_destroy(struct kunit *test)
 {

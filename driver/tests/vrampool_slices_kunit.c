@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of the slice index of sliced pages (vrampool_slices.c): it
+ * must place each slice exactly where a drm_mm with DRM_MM_INSERT_LOW
+ * would (at the start of the lowest-offset hole that fits), merge a freed
+ * slice with the holes on both sides, and know the largest hole.
+ *
+ * The reference model is a byte map of a small page: a slice goes at the
+ * first run of free bytes long enough, and the holes are its runs of free
+ * bytes. Random sequences of inserts and removes are checked against it
+ * after every step: each offset, the refusals, every slice's extent, every
+ * hole and the largest.
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#include <kunit/test.h>
+#include <linux/prandom.h>
+#include <linux/sizes.h>
+
+#include "vrampool_slices.h"
+
+#define MODEL_PAGE	2048
+#define MODEL_SLICES	160
+
+struct model {
+	struct kunit *test;
+	struct vrampool_slices idx;
+	bool used[MODEL_PAGE];
+	struct vrampool_slice slice[MODEL_SLICES];
+	u32 len[MODEL_SLICES];
+	bool live[MODEL_SLICES];
+	u32 nlive;
+	u32 step;
+};
+
+/* The first run of @len free bytes, or -1. */
+static int model_lowest_fit(const struct model *m, u32 len)
+{
+	u32 run = 0, i;
+
+	for (i = 0; i < MODEL_PAGE; i++) {
+		run = m->used[i] ? 0 : run + 1;
+		if (run == len)
+			return i + 1 - len;
+	}
+	return -1;
+}
+
+static u32 model_largest_hole(const struct model *m)
+{
+	u32 run = 0, best = 0, i;
+
+	for (i = 0; i < MODEL_PAGE; i++) {
+		run = m->used[i] ? 0 : run + 1;
+		best = max(best, run);
+	}
+	return best;
+}
+
+static void model_mark(struct model *m, u64 offset, u32 len, bool used)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++) {
+		KUNIT_ASSERT_NE_MSG(m->test, m->used[offset + i], used,
+				    "step %u: byte %llu", m->step, offset + i);
+		m->used[offset + i] = used;
+	}
+}
+
+/* The index against the model: slices in offset order, their extents, holes. */
+static void model_check(struct model *m)
+{
+	struct vrampool_slice *pos;
+	u64 at = 0, end, i;
+	u32 count = 0, k;
+
+	KUNIT_ASSERT_EQ_MSG(m->test, vrampool_slices_largest_hole(&m->idx),
+			    model_largest_hole(m), "step %u", m->step);
+	for (pos = vrampool_slices_first(&m->idx); pos; pos = vrampool_slices_next(pos)) {
+		KUNIT_ASSERT_GE_MSG(m->test, pos->offset, at, "step %u: out of order", m->step);
+		for (i = at; i < pos->offset; i++)
+			KUNIT_ASSERT_FALSE_MSG(m->test, m->used[i], "step %u: byte %llu",
+					       m->step, i);
+		k = pos - m->slice;
+		KUNIT_ASSERT_TRUE_MSG(m->test, k < MODEL_SLICES && m->live[k], "step %u", m->step);
+		end = vrampool_slices_end(&m->idx, pos);
+		KUNIT_ASSERT_EQ_MSG(m->test, end - pos->offset, m->len[k], "step %u: slice %u",
+				    m->step, k);
+		at = end;
+		count++;
+	}
+	for (i = at; i < MODEL_PAGE; i++)
+		KUNIT_ASSERT_FALSE_MSG(m->test, m->used[i], "step %u: byte %llu", m->step, i);
+	KUNIT_ASSERT_EQ_MSG(m->test, count, m->nlive, "step %u", m->step);
+}
+
+static void model_insert(struct model *m, u32 len)
+{
+	int want = model_lowest_fit(m, len);
+	u32 k;
+	bool ok;
+
+	for (k = 0; m->live[k]; k++)
+		;
+	ok = vrampool_slices_insert(&m->idx, &m->slice[k], len);
+	KUNIT_ASSERT_EQ_MSG(m->test, ok, want >= 0, "step %u: %u bytes", m->step, len);
+	if (!ok)
+		return;
+	KUNIT_ASSERT_EQ_MSG(m->test, m->slice[k].offset, (u64)want, "step %u: %u bytes",
+			    m->step, len);
+	model_mark(m, want, len, true);
+	m->len[k] = len;
+	m->live[k] = true;
+	m->nlive++;
+}
+
+static void model_remove(struct model *m, u32 k)
+{
+	model_mark(m, m->slice[k].offset, m->len[k], false);
+	vrampool_slices_remove(&m->idx, &m->slice[k]);
+	m->live[k] = false;
+	m->nlive--;
+}
+
+/* The @nth live slice. */
+static u32 model_nth_live(const struct model *m, u32 nth)
+{
+	u32 k;
+
+	for (k = 0; k < MODEL_SLICES; k++)
+		if (m->live[k] && !nth--)
+			return k;
+	return 0;
+}
+
+static struct model *model_new(struct kunit *test)
+{
+	struct model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	m->test = test;
+	vrampool_slices_init(&m->idx, MODEL_PAGE);
+	return m;
+}
+
+/*
+ * Random inserts (lengths of 1 to 96 bytes, sometimes up to 600, so that
+ * some find no hole) and removes, each checked against the model.
+ */
+static void slices_random(struct kunit *test)
+{
+	static const u64 seeds[] = { 1, 2, 15, 2026 };
+	struct rnd_state rnd;
+	struct model *m;
+	u32 s, r, len;
+
+	for (s = 0; s < ARRAY_SIZE(seeds); s++) {
+		m = model_new(test);
+		prandom_seed_state(&rnd, seeds[s]);
+		for (m->step = 0; m->step < 4000; m->step++) {
+			r = prandom_u32_state(&rnd) % 100;
+			if (m->nlive < MODEL_SLICES && (r < 55 || !m->nlive)) {
+				len = 1 + prandom_u32_state(&rnd) % (r < 5 ? 600 : 96);
+				model_insert(m, len);
+			} else {
+				model_remove(m, model_nth_live(m, prandom_u32_state(&rnd) %
+							       m->nlive));
+			}
+			model_check(m);
+		}
+		while (m->nlive)
+			model_remove(m, model_nth_live(m, 0));
+		model_check(m);
+		KUNIT_EXPECT_EQ(test, vrampool_slices_largest_hole(&m->idx), MODEL_PAGE);
+	}
+}
+
+/* A full page, an exact fit, a refusal that changes nothing, merges. */
+static void slices_holes(struct kunit *test)
+{
+	struct model *m = model_new(test);
+	u32 k;
+
+	model_insert(m, MODEL_PAGE);			/* the whole page */
+	model_check(m);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_largest_hole(&m->idx), 0);
+	model_insert(m, 1);				/* no room: refused */
+	KUNIT_EXPECT_EQ(test, m->nlive, 1);
+	model_remove(m, 0);
+	model_check(m);
+
+	for (k = 0; k < 8; k++)
+		model_insert(m, 256);			/* 0, 256, ... 1792 */
+	model_check(m);
+	model_remove(m, 2);
+	model_remove(m, 4);
+	model_check(m);
+	model_insert(m, 300);				/* no 300-byte hole */
+	KUNIT_EXPECT_EQ(test, m->nlive, 6);
+	model_remove(m, 3);				/* 512..1279 merged */
+	model_check(m);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_largest_hole(&m->idx), 768);
+	model_insert(m, 300);
+	KUNIT_EXPECT_EQ(test, m->slice[2].offset, 512);
+	model_insert(m, 468);				/* the rest, exactly */
+	KUNIT_EXPECT_EQ(test, m->slice[3].offset, 812);
+	model_check(m);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_largest_hole(&m->idx), 0);
+}
+
+/* Offsets and sizes past 32 bits. */
+static void slices_large(struct kunit *test)
+{
+	struct vrampool_slices idx;
+	struct vrampool_slice a, b, c;
+	u64 page = 1ULL << 40;
+
+	vrampool_slices_init(&idx, page);
+	KUNIT_ASSERT_TRUE(test, vrampool_slices_insert(&idx, &a, 1ULL << 39));
+	KUNIT_ASSERT_TRUE(test, vrampool_slices_insert(&idx, &b, SZ_4K));
+	KUNIT_EXPECT_EQ(test, b.offset, 1ULL << 39);
+	vrampool_slices_remove(&idx, &a);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_largest_hole(&idx), page / 2);
+	KUNIT_ASSERT_TRUE(test, vrampool_slices_insert(&idx, &c, page / 2));
+	KUNIT_EXPECT_EQ(test, c.offset, 0);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_end(&idx, &c), page / 2);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_largest_hole(&idx), page / 2 - SZ_4K);
+	vrampool_slices_remove(&idx, &b);
+	vrampool_slices_remove(&idx, &c);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_largest_hole(&idx), page);
+	KUNIT_EXPECT_NULL(test, vrampool_slices_first(&idx));
+}
+
+static struct kunit_case vrampool_slices_cases[] = {
+	KUNIT_CASE(slices_holes),
+	KUNIT_CASE(slices_large),
+	KUNIT_CASE(slices_random),
+	{}
+};
+
+static struct kunit_suite vrampool_slices_suite = {
+	.name = "vrampool_slices",
+	.test_cases = vrampool_slices_cases,
+};
+
+kunit_test_suite(vrampool_slices_suite);

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#ifndef _VRAMPOOL_SLICES_H_
+#define _VRAMPOOL_SLICES_H_
+
+#include <linux/rbtree.h>
+#include <linux/types.h>
+
+/**
+ * struct vrampool_slice - one slice of a page, in its &struct vrampool_slices
+ *
+ * Its length is not kept: it ends where the hole after it starts
+ * (vrampool_slices_end()).
+ */
+struct vrampool_slice {
+	/** @rb: its place in &vrampool_slices.root, by offset */
+	struct rb_node rb;
+	/** @offset: where it starts in the page, in bytes */
+	u64 offset;
+	/** @gap: the free bytes before it, from the previous slice's end (or 0) */
+	u64 gap;
+	/** @gap_max: the largest @gap in its subtree */
+	u64 gap_max;
+};
+
+/**
+ * struct vrampool_slices - the slices of one page and the holes between them
+ */
+struct vrampool_slices {
+	/** @root: the slices by offset, each subtree with its largest gap */
+	struct rb_root root;
+	/** @size: the page's size in bytes */
+	u64 size;
+	/** @tail: the free bytes after the last slice (the whole page if none) */
+	u64 tail;
+};
+
+void vrampool_slices_init(struct vrampool_slices *s, u64 size);
+bool vrampool_slices_insert(struct vrampool_slices *s, struct vrampool_slice *slice, u64 len);
+void vrampool_slices_remove(struct vrampool_slices *s, struct vrampool_slice *slice);
+struct vrampool_slice *vrampool_slices_first(const struct vrampool_slices *s);
+struct vrampool_slice *vrampool_slices_next(const struct vrampool_slice *slice);
+u64 vrampool_slices_end(const struct vrampool_slices *s, const struct vrampool_slice *slice);
+u64 vrampool_slices_largest_hole(const struct vrampool_slices *s);
+
+#endif /* _VRAMPOOL_SLICES_H_ */
