@@ -237,19 +237,153 @@ static int client_alloc(struct vrampool_client *client, struct drm_vrampool_allo
 	return ret;
 }
 
+/**
+ * vrampool_alloc_answer() - what ALLOC answers for a placed allocation
+ * @a: the allocation, placed by vrampool_alloc_place()
+ * @ans: the answer, zeroed by the caller
+ */
+void vrampool_alloc_answer(const struct vrampool_alloc *a, struct drm_vrampool_alloc_answer *ans)
+{
+	ans->handle = a->handle;
+	ans->pool = a->pool->index;
+	ans->offset = a->offset;
+	ans->padding = a->padding;
+	if (a->ppage) {
+		ans->page = a->ppage->index;
+		ans->mmap_offset = a->ppage->mmap_offset;
+		ans->page_size = a->ppage->size;
+	} else {
+		ans->page = DRM_VRAMPOOL_NO_PAGE;
+	}
+}
+
 static void alloc_answer(struct drm_vrampool_alloc *args, const struct vrampool_alloc *a)
 {
-	args->handle = a->handle;
-	args->pool = a->pool->index;
-	args->offset = a->offset;
-	args->padding = a->padding;
-	if (a->ppage) {
-		args->page = a->ppage->index;
-		args->mmap_offset = a->ppage->mmap_offset;
-		args->page_size = a->ppage->size;
-	} else {
-		args->page = DRM_VRAMPOOL_NO_PAGE;
+	struct drm_vrampool_alloc_answer ans = {};
+
+	vrampool_alloc_answer(a, &ans);
+	args->handle = ans.handle;
+	args->pool = ans.pool;
+	args->page = ans.page;
+	args->offset = ans.offset;
+	args->padding = ans.padding;
+	args->mmap_offset = ans.mmap_offset;
+	args->page_size = ans.page_size;
+}
+
+/**
+ * vrampool_alloc_routable() - whether some pool may accept a request
+ * @client: the client, locked
+ * @size: the requested size
+ * @flags: its ``DRM_VRAMPOOL_ALLOC_*`` flags
+ *
+ * Return: false when routing @size would fail with
+ * %DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG whatever the client allocates first.
+ */
+bool vrampool_alloc_routable(struct vrampool_client *client, u64 size, u32 flags)
+{
+	bool persistent = vrampool_pool_accepts(client->persistent, size);
+	u32 i;
+
+	if (client->persistent_mode == DRM_VRAMPOOL_PERSISTENT_ENFORCED ||
+	    (client->persistent_mode != DRM_VRAMPOOL_PERSISTENT_DISABLED &&
+	     (flags & DRM_VRAMPOOL_ALLOC_PERSISTENT)))
+		return persistent;
+	if (client->persistent_mode == DRM_VRAMPOOL_PERSISTENT_SIZE_MATCH && persistent)
+		return true;
+	for (i = 0; i < client->pool_set->count; i++)
+		if (vrampool_pool_accepts(client->pool_set->pools[i], size))
+			return true;
+	return false;
+}
+
+/**
+ * vrampool_alloc_place() - serve one request and reserve its handle
+ * @client: the client, locked
+ * @args: the request (@size, @flags, checked); @error says why it failed
+ * @a: its record, zeroed: allocated for a non-zero size, else on the
+ *     caller's stack (DOC: handle entries)
+ *
+ * On success @a is placed, &vrampool_alloc.handle names a handle reserved
+ * for it (its slot empty until vrampool_alloc_publish()), and the client
+ * counts it. On failure nothing is left: no handle (the handle cursor is
+ * put back), nothing in the pools, @a still the caller's.
+ *
+ * Return: 0 or a negative errno, as DRM_IOCTL_VRAMPOOL_ALLOC.
+ */
+int vrampool_alloc_place(struct vrampool_client *client, struct drm_vrampool_alloc *args,
+			 struct vrampool_alloc *a)
+{
+	u32 handle;
+	int ret;
+
+	ret = check_allocation_limit(client, args);
+	if (ret)
+		return ret;
+
+	/*
+	 * Reserve the handle first: nothing to undo in the pools if it fails.
+	 * Cyclic, so that a handle just freed is not handed out again at once,
+	 * not even when memory is short (vrampool_xa_alloc_next()).
+	 */
+	ret = vrampool_xa_alloc_next(&client->handles, &handle, NULL, xa_limit_32b,
+				     &client->next_handle, GFP_KERNEL);
+	if (ret < 0)
+		return ret;
+
+	ret = client_alloc(client, args, a);
+	if (ret) {
+		xa_erase(&client->handles, handle);
+		/* Never answered, so free to hand out next: a failure uses up no handle. */
+		client->next_handle = handle;
+		return ret;
 	}
+	a->handle = handle;
+	client->allocations++;
+	return 0;
+}
+
+/**
+ * vrampool_alloc_entry() - the handle entry of a placed allocation
+ * @a: the allocation (DOC: handle entries)
+ *
+ * Return: @a itself, or for a zero-size allocation its pool's index as an
+ * xarray value (@a, on the caller's stack, may then go).
+ */
+void *vrampool_alloc_entry(struct vrampool_alloc *a)
+{
+	return a->size ? a : xa_mk_value(a->pool->index);
+}
+
+/**
+ * vrampool_alloc_publish() - make a placed allocation's handle valid
+ * @client: the client, locked
+ * @handle: the handle vrampool_alloc_place() reserved
+ * @entry: its entry, vrampool_alloc_entry()
+ *
+ * Return: 0; a negative errno (never expected: the slot is reserved) after
+ * freeing the allocation and its handle.
+ */
+int vrampool_alloc_publish(struct vrampool_client *client, u32 handle, void *entry)
+{
+	/* Into the slot reserved: allocates nothing, so cannot fail. */
+	int ret = xa_err(xa_store(&client->handles, handle, entry, GFP_KERNEL));
+
+	if (WARN_ON_ONCE(ret))
+		vrampool_alloc_unplace(client, handle, entry);
+	return ret;
+}
+
+/**
+ * vrampool_alloc_unplace() - undo vrampool_alloc_place() before publishing
+ * @client: the client, locked
+ * @handle: the reserved handle
+ * @entry: the allocation's entry, vrampool_alloc_entry(); its record is freed
+ */
+void vrampool_alloc_unplace(struct vrampool_client *client, u32 handle, void *entry)
+{
+	xa_erase(&client->handles, handle);
+	vrampool_alloc_entry_free(client, entry);
 }
 
 /**
@@ -267,8 +401,6 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 	struct vrampool_client *client = file->driver_priv;
 	struct drm_vrampool_alloc *args = data;
 	struct vrampool_alloc pageless = {}, *a = &pageless;
-	void *entry;
-	u32 handle;
 	int ret;
 
 	if (vrampool_ioctl_check(vdev, args->flags & ~DRM_VRAMPOOL_ALLOC_FLAGS) ||
@@ -296,55 +428,36 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 	if (ret)
 		goto err_free;
 
-	ret = check_allocation_limit(client, args);
+	ret = vrampool_alloc_place(client, args, a);
 	if (ret)
 		goto err_unlock;
-
-	/*
-	 * Reserve the handle first: nothing to undo in the pools if it fails.
-	 * Cyclic, so that a handle just freed is not handed out again at once,
-	 * not even when memory is short (vrampool_xa_alloc_next()).
-	 */
-	ret = vrampool_xa_alloc_next(&client->handles, &handle, NULL, xa_limit_32b,
-				     &client->next_handle, GFP_KERNEL);
-	if (ret < 0)
-		goto err_unlock;
-
-	ret = client_alloc(client, args, a);
-	if (ret)
-		goto err_release_handle;
-
-	a->handle = handle;
-	/* Into the slot reserved above: allocates nothing, so cannot fail. */
-	entry = a == &pageless ? xa_mk_value(a->pool->index) : a;
-	ret = xa_err(xa_store(&client->handles, handle, entry, GFP_KERNEL));
-	if (WARN_ON_ONCE(ret)) {
-		vrampool_pool_free(a);
-		goto err_release_handle;
-	}
-	client->allocations++;
 	alloc_answer(args, a);
+	ret = vrampool_alloc_publish(client, a->handle, vrampool_alloc_entry(a));
 	mutex_unlock(&client->lock);
+	if (ret)
+		goto err_trace;	/* @a is freed */
 	trace_vrampool_alloc(file->client_id, args->handle, args->size, args->flags, args->pool,
 			     args->page, args->offset);
 	return 0;
 
-err_release_handle:
-	xa_erase(&client->handles, handle);
-	/* Never answered, so free to hand out next: a failure uses up no handle. */
-	client->next_handle = handle;
 err_unlock:
 	mutex_unlock(&client->lock);
 err_free:
 	if (a != &pageless)
 		kfree(a);
+err_trace:
 	trace_vrampool_alloc_refused(file->client_id, args->size, args->flags, ret,
 				     args->error.code);
 	return ret;
 }
 
-/* The vrampool_free event of the allocation @entry names (DOC: handle entries). */
-static void trace_free(struct vrampool_client *client, u32 handle, void *entry)
+/**
+ * vrampool_alloc_trace_free() - the vrampool_free event of a freed handle
+ * @client: its client
+ * @handle: the handle
+ * @entry: its entry (DOC: handle entries), not freed yet
+ */
+void vrampool_alloc_trace_free(struct vrampool_client *client, u32 handle, void *entry)
 {
 	const struct vrampool_alloc *a = entry;
 
@@ -393,7 +506,7 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 	entry = xa_load(&client->handles, args->handle);
 	if (entry) {
 		xa_erase(&client->handles, args->handle);
-		trace_free(client, args->handle, entry);
+		vrampool_alloc_trace_free(client, args->handle, entry);
 		vrampool_alloc_entry_free(client, entry);
 	}
 	mutex_unlock(&client->lock);
