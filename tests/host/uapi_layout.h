@@ -278,7 +278,7 @@ UAPI_NEXT(struct drm_vrampool_alloc_batch, flags, failed);
 UAPI_NEXT(struct drm_vrampool_alloc_batch, failed, pad);
 UAPI_NEXT(struct drm_vrampool_alloc_batch, pad, error);
 UAPI_NEXT(struct drm_vrampool_alloc_batch, error, reserved);
-UAPI_LAST(struct drm_vrampool_alloc_batch, reserved, 88);
+UAPI_LAST(struct drm_vrampool_alloc_batch, reserved, 80);
 UAPI_AT(struct drm_vrampool_alloc_batch, error, 32);
 
 /* struct drm_vrampool_free_batch */
