@@ -9,8 +9,13 @@
 
 #include <linux/kernel.h>
 #include <linux/overflow.h>
+#include <linux/minmax.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/uaccess.h>
+#include <linux/wordpart.h>
+
+#include <kunit/visibility.h>
 
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
@@ -25,9 +30,6 @@
 #include "vrampool_modparams.h"
 #include "vrampool_pool.h"
 #include "vrampool_trace.h"
-
-/* Marks the handles a FREE_BATCH has checked, to find duplicates. */
-#define VRAMPOOL_HANDLE_SEEN	XA_MARK_1
 
 /*
  * The kernel's copy of an ALLOC_BATCH: the requests, the answers, and per
@@ -126,8 +128,14 @@ static int precheck(struct vrampool_client *client, struct alloc_batch *b,
 	u32 room = client->allocations < limit ? limit - client->allocations : 0;
 	u32 i;
 
-	/* In the order a single ALLOC checks: its limit, then its route. */
+	/*
+	 * In the order a single ALLOC checks: its limit, then its route. A
+	 * request like the one before it routes like it (the usual batch).
+	 */
 	for (i = 0; i < b->count && i < room; i++) {
+		if (i && b->reqs[i].size == b->reqs[i - 1].size &&
+		    b->reqs[i].flags == b->reqs[i - 1].flags)
+			continue;
 		if (vrampool_alloc_routable(client, b->reqs[i].size, b->reqs[i].flags))
 			continue;
 		args->failed = i;
@@ -309,41 +317,67 @@ int vrampool_alloc_batch_ioctl(struct drm_device *drm, void *data, struct drm_fi
 	return ret;
 }
 
+static int key_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * vrampool_batch_first_repeat() - the first handle of a batch named before
+ * @handles: the batch's handles
+ * @count: how many
+ * @keys: room for @count keys, scratch
+ *
+ * Sorts (handle, index) pairs: O(n log n) and no lookup, where marking each
+ * handle in the handle table would take two more walks of it per handle.
+ *
+ * Return: the lowest index i whose handle some index j < i holds too, or
+ * @count when all differ.
+ */
+VISIBLE_IF_KUNIT u32 vrampool_batch_first_repeat(const u32 *handles, u32 count, u64 *keys)
+{
+	u32 i, first = count;
+
+	for (i = 0; i < count; i++)
+		keys[i] = (u64)handles[i] << 32 | i;
+	sort(keys, count, sizeof(*keys), key_cmp, NULL);
+	/* Among equal handles, ordered by index: each after the first repeats. */
+	for (i = 1; i < count; i++)
+		if (keys[i] >> 32 == keys[i - 1] >> 32)
+			first = min_t(u32, first, lower_32_bits(keys[i]));
+	return first;
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_batch_first_repeat);
+
 /*
  * Checks every handle of a FREE_BATCH: owned by the file and not named
- * earlier in the batch. Leaves no mark behind.
+ * earlier in the batch; @failed names the first that is either.
  */
 static int check_handles(struct vrampool_client *client, const u32 *handles, u32 count,
-			 struct drm_vrampool_free_batch *args)
+			 u64 *keys, struct drm_vrampool_free_batch *args)
 {
-	u32 i, seen;
-	int ret = 0;
+	u32 i, repeat = vrampool_batch_first_repeat(handles, count, keys);
 
-	for (i = 0; i < count; i++) {
-		/* A reserved handle (an ALLOC under way) loads as NULL: not found. */
+	/* A reserved handle (an ALLOC under way) loads as NULL: not found. */
+	for (i = 0; i < repeat; i++) {
 		if (!handles[i] || !xa_load(&client->handles, handles[i])) {
+			args->failed = i;
 			args->code = DRM_VRAMPOOL_ERR_NOT_FOUND;
-			ret = -ENOENT;
-			break;
+			return -ENOENT;
 		}
-		if (xa_get_mark(&client->handles, handles[i], VRAMPOOL_HANDLE_SEEN)) {
-			args->code = DRM_VRAMPOOL_ERR_DUPLICATE_HANDLE;
-			ret = -EINVAL;
-			break;
-		}
-		xa_set_mark(&client->handles, handles[i], VRAMPOOL_HANDLE_SEEN);
 	}
-	if (!ret)
+	if (repeat == count)
 		return 0;
-	args->failed = i;
-	for (seen = 0; seen < i; seen++)
-		xa_clear_mark(&client->handles, handles[seen], VRAMPOOL_HANDLE_SEEN);
-	return ret;
+	args->failed = repeat;
+	args->code = DRM_VRAMPOOL_ERR_DUPLICATE_HANDLE;
+	return -EINVAL;
 }
 
 /* Frees a copied-in batch of handles, all or none, under the client lock. */
 static int free_batch_run(struct vrampool_client *client, const u32 *handles, u32 count,
-			  struct drm_vrampool_free_batch *args)
+			  u64 *keys, struct drm_vrampool_free_batch *args)
 {
 	void *entry;
 	u32 i;
@@ -352,9 +386,8 @@ static int free_batch_run(struct vrampool_client *client, const u32 *handles, u3
 	/* Killable, as FREE (DOC: Locking). */
 	if (mutex_lock_killable(&client->lock))
 		return -EINTR;
-	ret = check_handles(client, handles, count, args);
+	ret = check_handles(client, handles, count, keys, args);
 	for (i = 0; !ret && i < count; i++) {
-		/* Erasing clears the handle's mark. */
 		entry = xa_erase(&client->handles, handles[i]);
 		vrampool_alloc_trace_free(client, handles[i], entry);
 		vrampool_alloc_entry_free(client, entry);
@@ -377,6 +410,7 @@ int vrampool_free_batch_ioctl(struct drm_device *drm, void *data, struct drm_fil
 	struct vrampool_device *vdev = to_vrampool_device(drm);
 	struct drm_vrampool_free_batch *args = data;
 	u32 *handles = NULL;
+	u64 *keys = NULL;
 	int ret = 0;
 
 	args->failed = DRM_VRAMPOOL_NO_ENTRY;
@@ -386,17 +420,21 @@ int vrampool_free_batch_ioctl(struct drm_device *drm, void *data, struct drm_fil
 		ret = -EINVAL;
 	else if (vrampool_ioctl_check(vdev, args->count > DRM_VRAMPOOL_BATCH_MAX))
 		ret = -E2BIG;
-	else if (args->count)
-		handles = batch_array(args->count, sizeof(*handles));
-	if (!ret && args->count && !handles)
+	if (ret || !args->count)
+		goto out;
+
+	handles = batch_array(args->count, sizeof(*handles));
+	keys = batch_array(args->count, sizeof(*keys));
+	if (!handles || !keys)
 		ret = -ENOMEM;
-	if (!ret && handles &&
-	    copy_from_user(handles, u64_to_user_ptr(args->handles),
-			   array_size(args->count, sizeof(*handles))))
+	else if (copy_from_user(handles, u64_to_user_ptr(args->handles),
+				array_size(args->count, sizeof(*handles))))
 		ret = -EFAULT;
-	if (!ret && handles)
-		ret = free_batch_run(file->driver_priv, handles, args->count, args);
+	else
+		ret = free_batch_run(file->driver_priv, handles, args->count, keys, args);
+	kvfree(keys);
 	kvfree(handles);
+out:
 	trace_vrampool_batch(file->client_id, VRAMPOOL_BATCH_FREE, args->count, ret,
 			     args->failed, args->code);
 	return ret;
