@@ -730,12 +730,33 @@ static void check_alloc_error(struct fz_client *c, const struct drm_vrampool_all
 	check_device_bytes(c->dev, "after VRAM pressure");
 }
 
+/* A served allocation into the model: live, and counted in its pool. */
+static struct fz_alloc *model_keep(struct fz_client *c, const struct drm_vrampool_alloc *a)
+{
+	struct fz_alloc *l = &c->live[c->nlive++];
+	struct fz_pool *ps = pool_stats(c, a->pool);
+
+	allocs_made++;
+	memset(l, 0, sizeof(*l));
+	l->handle = a->handle;
+	l->pool = a->pool;
+	l->page = a->page;
+	l->size = a->size;
+	l->offset = a->offset;
+	l->padding = a->padding;
+	l->mmap_offset = a->mmap_offset;
+	l->page_size = a->page_size;
+	ps->allocations++;
+	ps->bytes += a->size;
+	ps->padding += a->padding;
+	return l;
+}
+
 static void do_alloc(struct fz_client *c, bool hostile)
 {
 	struct drm_vrampool_alloc req, a;
 	struct alloc_plan plan;
 	struct fz_alloc *l;
-	struct fz_pool *ps;
 	int ret;
 
 	op_name = "ALLOC";
@@ -783,22 +804,8 @@ static void do_alloc(struct fz_client *c, bool hostile)
 		mismatch("ALLOC(%" PRIu64 ", flags %#x, mode %u) served by pool %u, which the"
 			 " rules do not pick", (uint64_t)req.size, req.flags, c->mode, a.pool);
 	check_alloc_placement(c, &a);
-	allocs_made++;
-	l = &c->live[c->nlive++];
-	memset(l, 0, sizeof(*l));
-	l->handle = a.handle;
-	l->pool = a.pool;
-	l->page = a.page;
-	l->size = a.size;
-	l->offset = a.offset;
-	l->padding = a.padding;
-	l->mmap_offset = a.mmap_offset;
-	l->page_size = a.page_size;
+	l = model_keep(c, &a);
 	l->seed = (uint32_t)rnd64();
-	ps = pool_stats(c, a.pool);
-	ps->allocations++;
-	ps->bytes += a.size;
-	ps->padding += a.padding;
 	if (!a.size)
 		return;
 	l->map_len = map_len_of(a.page_size);
@@ -1404,8 +1411,6 @@ static void keep_batch_answer(struct fz_client *c, const struct drm_vrampool_all
 		.padding = ans->padding, .mmap_offset = ans->mmap_offset,
 		.page_size = ans->page_size,
 	};
-	struct fz_alloc *l;
-	struct fz_pool *ps;
 
 	if (a.pool == DRM_VRAMPOOL_PERSISTENT_POOL ? !p->pers_ok :
 	    (p->pers_must || a.pool >= c->num_pools || !p->dyn[a.pool]))
@@ -1414,22 +1419,8 @@ static void keep_batch_answer(struct fz_client *c, const struct drm_vrampool_all
 	if (ans->pad)
 		mismatch("ALLOC_BATCH answer pad %u", ans->pad);
 	check_alloc_placement(c, &a);
-	allocs_made++;
 	/* Kept unmapped: the single ALLOCs map and fill theirs. */
-	l = &c->live[c->nlive++];
-	memset(l, 0, sizeof(*l));
-	l->handle = a.handle;
-	l->pool = a.pool;
-	l->page = a.page;
-	l->size = a.size;
-	l->offset = a.offset;
-	l->padding = a.padding;
-	l->mmap_offset = a.mmap_offset;
-	l->page_size = a.page_size;
-	ps = pool_stats(c, a.pool);
-	ps->allocations++;
-	ps->bytes += a.size;
-	ps->padding += a.padding;
+	model_keep(c, &a);
 }
 
 static void do_alloc_batch(struct fz_client *c, bool hostile)
