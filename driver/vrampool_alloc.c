@@ -144,16 +144,22 @@ static int handle_reserve(struct vrampool_client *client, u32 *handle)
 				      &client->next_handle, GFP_KERNEL);
 }
 
-/*
- * FREE's lookup: the entry @handle names, which it takes out of use but
- * leaves reserved, erasing the handle retired before (DOC: retired
- * handle); NULL, and nothing changed, if @handle names no allocation (a
- * handle reserved by an ALLOC still under way included: erasing it would
+/**
+ * vrampool_alloc_take() - take a handle out of use, for FREE
+ * @client: its client, locked
+ * @handle: the handle
+ *
+ * Takes the entry @handle names out of use but leaves the handle reserved,
+ * erasing the handle retired before (DOC: retired handle). A handle
+ * reserved by an ALLOC still under way names nothing: erasing it would
  * drop the reservation while that ALLOC, reclaiming without the client
- * lock, still counts on it). One walk and one lock: replacing an entry
- * with the zero entry allocates nothing.
+ * lock, still counts on it. One walk and one lock: replacing an entry with
+ * the zero entry allocates nothing.
+ *
+ * Return: the entry (DOC: handle entries), or NULL, and nothing changed,
+ * if @handle names no allocation.
  */
-static void *handle_take(struct vrampool_client *client, u32 handle)
+void *vrampool_alloc_take(struct vrampool_client *client, u32 handle)
 {
 	XA_STATE(xas, &client->handles, handle);
 	void *entry;
@@ -300,20 +306,154 @@ static int client_alloc(struct vrampool_client *client, struct drm_vrampool_allo
 	return ret;
 }
 
+/**
+ * vrampool_alloc_answer() - what ALLOC answers for a placed allocation
+ * @a: the allocation, placed by vrampool_alloc_place()
+ * @handle: its handle
+ * @ans: the answer, zeroed by the caller
+ */
+void vrampool_alloc_answer(const struct vrampool_alloc *a, u32 handle,
+			   struct drm_vrampool_alloc_answer *ans)
+{
+	ans->handle = handle;
+	ans->pool = a->pool->index;
+	ans->offset = a->slice.offset;
+	ans->padding = vrampool_alloc_padding(a);
+	if (a->ppage) {
+		ans->page = a->ppage->index;
+		ans->mmap_offset = a->ppage->mmap_offset;
+		ans->page_size = a->ppage->size;
+	} else {
+		ans->page = DRM_VRAMPOOL_NO_PAGE;
+	}
+}
+
 static void alloc_answer(struct drm_vrampool_alloc *args, const struct vrampool_alloc *a,
 			 u32 handle)
 {
-	args->handle = handle;
-	args->pool = a->pool->index;
-	args->offset = a->slice.offset;
-	args->padding = vrampool_alloc_padding(a);
-	if (a->ppage) {
-		args->page = a->ppage->index;
-		args->mmap_offset = a->ppage->mmap_offset;
-		args->page_size = a->ppage->size;
-	} else {
-		args->page = DRM_VRAMPOOL_NO_PAGE;
+	struct drm_vrampool_alloc_answer ans = {};
+
+	vrampool_alloc_answer(a, handle, &ans);
+	args->handle = ans.handle;
+	args->pool = ans.pool;
+	args->page = ans.page;
+	args->offset = ans.offset;
+	args->padding = ans.padding;
+	args->mmap_offset = ans.mmap_offset;
+	args->page_size = ans.page_size;
+}
+
+/**
+ * vrampool_alloc_routable() - whether some pool may accept a request
+ * @client: the client, locked
+ * @size: the requested size
+ * @flags: its ``DRM_VRAMPOOL_ALLOC_*`` flags
+ *
+ * Return: false when routing @size would fail with
+ * %DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG whatever the client allocates first.
+ */
+bool vrampool_alloc_routable(struct vrampool_client *client, u64 size, u32 flags)
+{
+	bool persistent = vrampool_pool_accepts(client->persistent, size);
+	u32 i;
+
+	if (client->persistent_mode == DRM_VRAMPOOL_PERSISTENT_ENFORCED ||
+	    (client->persistent_mode != DRM_VRAMPOOL_PERSISTENT_DISABLED &&
+	     (flags & DRM_VRAMPOOL_ALLOC_PERSISTENT)))
+		return persistent;
+	if (client->persistent_mode == DRM_VRAMPOOL_PERSISTENT_SIZE_MATCH && persistent)
+		return true;
+	for (i = 0; i < client->pool_set->count; i++)
+		if (vrampool_pool_accepts(client->pool_set->pools[i], size))
+			return true;
+	return false;
+}
+
+/**
+ * vrampool_alloc_place() - serve one request and reserve its handle
+ * @client: the client, locked
+ * @args: the request (@size, @flags, checked); @error says why it failed
+ * @a: its record, zeroed: allocated for a non-zero size, else on the
+ *     caller's stack (DOC: handle entries)
+ * @handle: the handle reserved for it
+ *
+ * On success @a is placed, @handle is reserved for it (its slot empty until
+ * vrampool_alloc_publish()), and the client counts it. On failure nothing
+ * is left: no handle (the handle cursor is put back), nothing in the pools,
+ * @a still the caller's.
+ *
+ * Return: 0 or a negative errno, as DRM_IOCTL_VRAMPOOL_ALLOC.
+ */
+int vrampool_alloc_place(struct vrampool_client *client, struct drm_vrampool_alloc *args,
+			 struct vrampool_alloc *a, u32 *handle)
+{
+	int ret;
+
+	ret = check_allocation_limit(client, args);
+	if (ret)
+		return ret;
+
+	/*
+	 * Reserve the handle first: nothing to undo in the pools if it fails.
+	 * Cyclic, so that a handle just freed is not handed out again at once,
+	 * not even when memory is short (vrampool_xa_alloc_next()).
+	 */
+	ret = handle_reserve(client, handle);
+	if (ret < 0)
+		return ret;
+
+	ret = client_alloc(client, args, a);
+	if (ret) {
+		xa_erase(&client->handles, *handle);
+		/* Never answered, so free to hand out next: a failure uses up no handle. */
+		client->next_handle = *handle;
+		return ret;
 	}
+	client->allocations++;
+	return 0;
+}
+
+/**
+ * vrampool_alloc_entry() - the handle entry of a placed allocation
+ * @a: the allocation (DOC: handle entries)
+ *
+ * Return: @a itself, or for a zero-size allocation its pool's index as an
+ * xarray value (@a, on the caller's stack, may then go).
+ */
+void *vrampool_alloc_entry(struct vrampool_alloc *a)
+{
+	return a->size ? a : xa_mk_value(a->pool->index);
+}
+
+/**
+ * vrampool_alloc_publish() - make a placed allocation's handle valid
+ * @client: the client, locked
+ * @handle: the handle vrampool_alloc_place() reserved
+ * @entry: its entry, vrampool_alloc_entry()
+ *
+ * Return: 0; a negative errno (never expected: the slot is reserved) after
+ * freeing the allocation and its handle.
+ */
+int vrampool_alloc_publish(struct vrampool_client *client, u32 handle, void *entry)
+{
+	/* Into the slot reserved: allocates nothing, so cannot fail. */
+	int ret = xa_err(xa_store(&client->handles, handle, entry, GFP_KERNEL));
+
+	if (WARN_ON_ONCE(ret))
+		vrampool_alloc_unplace(client, handle, entry);
+	return ret;
+}
+
+/**
+ * vrampool_alloc_unplace() - undo vrampool_alloc_place() before publishing
+ * @client: the client, locked
+ * @handle: the reserved handle
+ * @entry: the allocation's entry, vrampool_alloc_entry(); its record is freed
+ */
+void vrampool_alloc_unplace(struct vrampool_client *client, u32 handle, void *entry)
+{
+	xa_erase(&client->handles, handle);
+	vrampool_alloc_entry_free(client, entry);
 }
 
 /**
@@ -331,7 +471,6 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 	struct vrampool_client *client = file->driver_priv;
 	struct drm_vrampool_alloc *args = data;
 	struct vrampool_alloc pageless = {}, *a = &pageless;
-	void *entry;
 	u32 handle;
 	int ret;
 
@@ -360,53 +499,36 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 	if (ret)
 		goto err_free;
 
-	ret = check_allocation_limit(client, args);
+	ret = vrampool_alloc_place(client, args, a, &handle);
 	if (ret)
 		goto err_unlock;
-
-	/*
-	 * Reserve the handle first: nothing to undo in the pools if it fails.
-	 * Cyclic, so that a handle just freed is not handed out again at once,
-	 * not even when memory is short (vrampool_xa_alloc_next()).
-	 */
-	ret = handle_reserve(client, &handle);
-	if (ret < 0)
-		goto err_unlock;
-
-	ret = client_alloc(client, args, a);
-	if (ret)
-		goto err_release_handle;
-
-	/* Into the slot reserved above: allocates nothing, so cannot fail. */
-	entry = a == &pageless ? xa_mk_value(a->pool->index) : a;
-	ret = xa_err(xa_store(&client->handles, handle, entry, GFP_KERNEL));
-	if (WARN_ON_ONCE(ret)) {
-		vrampool_pool_free(a);
-		goto err_release_handle;
-	}
-	client->allocations++;
 	alloc_answer(args, a, handle);
+	ret = vrampool_alloc_publish(client, handle, vrampool_alloc_entry(a));
 	mutex_unlock(&client->lock);
+	if (ret)
+		goto err_trace;	/* @a is freed */
 	trace_vrampool_alloc(file->client_id, args->handle, args->size, args->flags, args->pool,
 			     args->page, args->offset);
 	return 0;
 
-err_release_handle:
-	xa_erase(&client->handles, handle);
-	/* Never answered, so free to hand out next: a failure uses up no handle. */
-	client->next_handle = handle;
 err_unlock:
 	mutex_unlock(&client->lock);
 err_free:
 	if (a != &pageless)
 		vrampool_alloc_record_free(a);
+err_trace:
 	trace_vrampool_alloc_refused(file->client_id, args->size, args->flags, ret,
 				     args->error.code);
 	return ret;
 }
 
-/* The vrampool_free event of the allocation @entry names (DOC: handle entries). */
-static void trace_free(struct vrampool_client *client, u32 handle, void *entry)
+/**
+ * vrampool_alloc_trace_free() - the vrampool_free event of a freed handle
+ * @client: its client
+ * @handle: the handle
+ * @entry: its entry (DOC: handle entries), not freed yet
+ */
+void vrampool_alloc_trace_free(struct vrampool_client *client, u32 handle, void *entry)
 {
 	const struct vrampool_alloc *a = entry;
 
@@ -447,9 +569,9 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 	/* Killable: a reader of the pools need not wait in D state (DOC: Locking). */
 	if (mutex_lock_killable(&client->lock))
 		return -EINTR;
-	entry = handle_take(client, args->handle);
+	entry = vrampool_alloc_take(client, args->handle);
 	if (entry) {
-		trace_free(client, args->handle, entry);
+		vrampool_alloc_trace_free(client, args->handle, entry);
 		vrampool_alloc_entry_free(client, entry);
 	}
 	mutex_unlock(&client->lock);

@@ -6,11 +6,26 @@
 #ifndef _VRAMPOOL_ALLOC_H_
 #define _VRAMPOOL_ALLOC_H_
 
+#include <linux/types.h>
+
 struct drm_device;
 struct drm_file;
+struct drm_vrampool_alloc;
+struct drm_vrampool_alloc_answer;
+struct vrampool_alloc;
 struct vrampool_client;
 
 void vrampool_alloc_entry_free(struct vrampool_client *client, void *entry);
+bool vrampool_alloc_routable(struct vrampool_client *client, u64 size, u32 flags);
+int vrampool_alloc_place(struct vrampool_client *client, struct drm_vrampool_alloc *args,
+			 struct vrampool_alloc *a, u32 *handle);
+void *vrampool_alloc_entry(struct vrampool_alloc *a);
+int vrampool_alloc_publish(struct vrampool_client *client, u32 handle, void *entry);
+void vrampool_alloc_unplace(struct vrampool_client *client, u32 handle, void *entry);
+void vrampool_alloc_answer(const struct vrampool_alloc *a, u32 handle,
+			   struct drm_vrampool_alloc_answer *ans);
+void *vrampool_alloc_take(struct vrampool_client *client, u32 handle);
+void vrampool_alloc_trace_free(struct vrampool_client *client, u32 handle, void *entry);
 
 int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

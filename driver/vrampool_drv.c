@@ -20,6 +20,7 @@
 #include <drm/vrampool_accel.h>
 
 #include "vrampool_alloc.h"
+#include "vrampool_batch.h"
 #include "vrampool_client.h"
 #include "vrampool_device.h"
 #include "vrampool_drv.h"
@@ -32,6 +33,8 @@ static const struct drm_ioctl_desc vrampool_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VRAMPOOL_FREE, vrampool_free_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(VRAMPOOL_CLEANUP, vrampool_cleanup_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(VRAMPOOL_SET_PERSISTENT_MODE, vrampool_set_persistent_mode_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(VRAMPOOL_ALLOC_BATCH, vrampool_alloc_batch_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(VRAMPOOL_FREE_BATCH, vrampool_free_batch_ioctl, 0),
 };
 
 /*

@@ -29,7 +29,13 @@
 			 { DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, "OutOfMemory" }, \
 			 { DRM_VRAMPOOL_ERR_NOT_FOUND, "NotFound" }, \
 			 { DRM_VRAMPOOL_ERR_CLIENT_LIMIT, "ClientLimit" }, \
-			 { DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED, "QuotaExceeded" })
+			 { DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED, "QuotaExceeded" }, \
+			 { DRM_VRAMPOOL_ERR_INVALID_ARGUMENT, "InvalidArgument" }, \
+			 { DRM_VRAMPOOL_ERR_DUPLICATE_HANDLE, "DuplicateHandle" })
+
+/* The operations of a vrampool_batch event. */
+#define VRAMPOOL_BATCH_ALLOC	0
+#define VRAMPOOL_BATCH_FREE	1
 
 TRACE_EVENT(vrampool_alloc,
 	    TP_PROTO(u64 client, u32 handle, u64 size, u32 flags, u32 pool, u32 page,
@@ -85,6 +91,34 @@ TRACE_EVENT(vrampool_free,
 			   __entry->pool = pool;),
 	    TP_printk("client=%llu handle=%u size=%llu pool=%u",
 		      __entry->client, __entry->handle, __entry->size, __entry->pool)
+);
+
+/*
+ * One ALLOC_BATCH or FREE_BATCH: @failed is the index at fault, -1 (as
+ * printed) when none is; a successful batch's allocations and frees have
+ * their own vrampool_alloc and vrampool_free events, before this one.
+ */
+TRACE_EVENT(vrampool_batch,
+	    TP_PROTO(u64 client, u32 op, u32 count, int ret, u32 failed, u32 code),
+	    TP_ARGS(client, op, count, ret, failed, code),
+	    TP_STRUCT__entry(__field(u64, client)
+			     __field(u32, op)
+			     __field(u32, count)
+			     __field(int, ret)
+			     __field(u32, failed)
+			     __field(u32, code)),
+	    TP_fast_assign(__entry->client = client;
+			   __entry->op = op;
+			   __entry->count = count;
+			   __entry->ret = ret;
+			   __entry->failed = failed;
+			   __entry->code = code;),
+	    TP_printk("client=%llu op=%s count=%u ret=%d failed=%d error=%s",
+		      __entry->client,
+		      __print_symbolic(__entry->op, { VRAMPOOL_BATCH_ALLOC, "alloc" },
+				       { VRAMPOOL_BATCH_FREE, "free" }),
+		      __entry->count, __entry->ret, (int)__entry->failed,
+		      vrampool_trace_error_name(__entry->code))
 );
 
 TRACE_EVENT(vrampool_install,

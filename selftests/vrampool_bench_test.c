@@ -599,6 +599,75 @@ static bool bench_replay(void)
 	return ok;
 }
 
+/* ---- Batches -------------------------------------------------------------------- */
+
+/*
+ * ALLOC_BATCH and FREE_BATCH of @n 4 KiB slices from a warm sliced pool,
+ * timed apart: per allocation, @loops batches of each per repetition.
+ */
+static void batch_round(int fd, struct drm_vrampool_alloc_request *reqs,
+			struct drm_vrampool_alloc_answer *ans, uint32_t *h, uint32_t n,
+			double *t_alloc, double *t_free)
+{
+	struct drm_vrampool_alloc_batch b = {
+		.requests = (uintptr_t)reqs, .answers = (uintptr_t)ans, .count = n,
+	};
+	struct drm_vrampool_free_batch f = { .handles = (uintptr_t)h, .count = n };
+	double t0, t1;
+
+	t0 = now_ns();
+	if (vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_ALLOC_BATCH, &b))
+		ksft_exit_fail_msg("ALLOC_BATCH of %u (request %u, code %u): %s\n", n, b.failed,
+				   b.error.code, strerror(errno));
+	t1 = now_ns();
+	for (uint32_t i = 0; i < n; i++)
+		h[i] = ans[i].handle;
+	*t_alloc += t1 - t0;
+	t0 = now_ns();
+	if (vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_FREE_BATCH, &f))
+		ksft_exit_fail_msg("FREE_BATCH of %u (entry %u, code %u): %s\n", n, f.failed,
+				   f.code, strerror(errno));
+	*t_free += now_ns() - t0;
+}
+
+static void bench_batch(int fd)
+{
+	static const uint32_t sizes[] = { 1, 16, 64, 256 };
+	struct drm_vrampool_pool_entry e = sliced(16 * MiB, 1 * MiB);
+	struct drm_vrampool_alloc_request reqs[256];
+	struct drm_vrampool_alloc_answer ans[256];
+	uint32_t h[256];
+
+	memset(reqs, 0, sizeof(reqs));
+	for (int i = 0; i < 256; i++)
+		reqs[i].size = 4 * KiB;
+	install(fd, &e, 1, DRM_VRAMPOOL_PRESET_NONE);
+	for (unsigned int k = 0; k < 4; k++) {
+		uint32_t n = sizes[k];
+		int loops = cfg.iters / (int)n > 0 ? cfg.iters / (int)n : 1;
+		double sa[MAX_REPS], sf[MAX_REPS], sp[MAX_REPS];
+		char name[96];
+
+		batch_round(fd, reqs, ans, h, n, &sa[0], &sf[0]);	/* warm */
+		for (int r = 0; r < cfg.reps; r++) {
+			double ta = 0, tf = 0;
+
+			for (int i = 0; i < loops; i++)
+				batch_round(fd, reqs, ans, h, n, &ta, &tf);
+			sa[r] = ta / loops / n;
+			sf[r] = tf / loops / n;
+			sp[r] = sa[r] + sf[r];
+		}
+		snprintf(name, sizeof(name), "batched ALLOC per allocation, batch %u", n);
+		figure_add("batch", name, "ns", sa, cfg.reps, "null ioctl (GET_PARAM)", 1);
+		snprintf(name, sizeof(name), "batched FREE per allocation, batch %u", n);
+		figure_add("batch", name, "ns", sf, cfg.reps, "null ioctl (GET_PARAM)", 1);
+		snprintf(name, sizeof(name), "batched ALLOC+FREE per allocation, batch %u", n);
+		figure_add("batch", name, "ns", sp, cfg.reps, "null ioctl (GET_PARAM)", 1);
+	}
+	do_cleanup(fd);
+}
+
 /* ---- Report -------------------------------------------------------------------- */
 
 static void report(void)
@@ -666,6 +735,8 @@ int main(void)
 	ksft_test_result_pass("ALLOC+FREE with 10^2 live slices and more\n");
 	bench_install(fd);
 	ksft_test_result_pass("POOL_INSTALL of a preset and of 254 pools\n");
+	bench_batch(fd);
+	ksft_test_result_pass("batched ALLOC and FREE of 1, 16, 64 and 256 allocations\n");
 	close(fd);
 	bench_memory_and_close();
 	ksft_test_result_pass("kernel memory per slice and close() time\n");

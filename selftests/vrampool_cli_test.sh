@@ -338,6 +338,62 @@ tests_device() {
 	err_line "vrampoolctl: run: line 3: 'a' is already freed (free it again only after expect-error)"
 	end
 
+	cat > "$TMP/batch.vps" <<-'EOF'
+	install sliced:page=2KiB,cap=4KiB
+	alloc-batch a=2KiB b=2000
+	write a 0xab
+	check a 0xab
+	free-batch a b
+	expect-error PoolCapacityExceeded
+	alloc-batch x=2KiB y=2KiB z=2KiB
+	expect-error BufferTooBig
+	alloc-batch x=2KiB big=1TiB
+	stat --json
+	expect-error NotFound
+	free-batch a
+	alloc-batch c=1KiB d=1KiB:persistent
+	expect-error DuplicateHandle
+	free-batch c d c
+	free-batch c d
+	EOF
+
+	t "$d: run: alloc-batch and free-batch, all or nothing, their errors by request"
+	vp run --device "$d" "$TMP/batch.vps"
+	rc_is 0
+	out_line "alloc-batch a=2KiB b=2000: 2 allocations"
+	out_line "  a: handle 1, pool 0, page 0, offset 0, size 2048, padding 0"
+	out_line "  b: handle 2, pool 0, page 1, offset 0, size 2000, padding 48"
+	out_line "check a 0xab: 2048 bytes of 0xab"
+	out_line "free-batch a b: freed handles 1 2"
+	out_line "alloc-batch x=2KiB y=2KiB z=2KiB: failed as expected: request 2 (z): PoolCapacityExceeded: memory pool capacity exceeded: failed to reserve 2048 bytes, pool is capped at 4096 bytes (4096 bytes in use)"
+	out_line "alloc-batch x=2KiB big=1TiB: failed as expected: request 1 (big): BufferTooBig: can't allocate buffer of size: 1099511627776"
+	out_line "free-batch a: failed as expected: entry 0 (a): NotFound: couldn't find resource for that handle: no allocation 1 in this file"
+	# The refused batches used up no handle: c gets 3.
+	out_line "alloc-batch c=1KiB d=1KiB:persistent: 2 allocations"
+	out_line "  c: handle 3, pool 0, page 0, offset 0, size 1024, padding 0"
+	out_re "^  d: handle 4, pool 255, page [0-9]+, offset 0, size 1024, padding 0$"
+	out_line "free-batch c d c: failed as expected: entry 2 (c): DuplicateHandle: handle 3 is named twice in the batch (entry 2)"
+	out_line "free-batch c d: freed handles 3 4"
+	err_empty
+	end
+
+	t "$d: run: a refused batch leaves no allocation (stat --json)"
+	if [ -z "$COUNT" ]; then
+		grep '^{' "$TMP/out" > "$TMP/out.json"
+		mv "$TMP/out.json" "$TMP/out"
+	fi
+	json_lines 1
+	out_re '"index":0,[^}]*"allocations":0,"bytes_in_use":0,'
+	end
+
+	t "$d: run: alloc-batch refused unexpectedly: exit 1, the request named, the script stops"
+	printf 'install exclusive:max=1KiB\nalloc-batch a=1KiB big=2KiB\nalloc never 1\n' > "$TMP/s"
+	vp run --device "$d" "$TMP/s"
+	rc_is 1
+	err_line "vrampoolctl: run: line 2: alloc-batch a=1KiB big=2KiB: request 1 (big): BufferTooBig: can't allocate buffer of size: 2048"
+	out_lacks "alloc never"
+	end
+
 	t "$d: run: check finds another byte: exit 4"
 	printf 'alloc a 1KiB\nwrite a 1\ncheck a 2\n' > "$TMP/s"
 	vp run --device "$d" "$TMP/s"

@@ -15,6 +15,10 @@
  *    buffer of the size, a zero-size request) succeed; a free cached page
  *    of another size is given back to make room (the cleanup the limit
  *    runs first);
+ *  - in an ALLOC_BATCH the batch's own requests count: a batch that would
+ *    pass either limit fails at the request that passes it (EDQUOT,
+ *    ClientLimit naming it) and leaves everything as it was, the handle
+ *    cursor included;
  *  - fail-nth over these paths (kernels with fault injection): the last
  *    allocation the limit allows, and a page made at the limit after the
  *    cleanup: every failure a clean ENOMEM, no allocation made.
@@ -230,6 +234,110 @@ TEST_F(limits, page_limit)
 		keep(self, &a);
 	}
 	expect_limit(_metadata, self->fd, BUF, 0, DRM_VRAMPOOL_LIMIT_PAGES, max);
+	free_all(_metadata, self);
+}
+
+/* ---- batches: the limits count the batch's own requests ---------------------------- */
+
+/* ALLOC_BATCH of @n requests of @size is refused at request @at, limit @which. */
+static void expect_batch_limit(struct __test_metadata *_metadata, int fd, uint64_t size,
+			       uint32_t n, uint32_t at, uint32_t which, uint64_t max, bool probe)
+{
+	struct drm_vrampool_alloc_request reqs[8] = { 0 };
+	struct drm_vrampool_alloc_answer ans[8];
+	struct drm_vrampool_alloc_batch b;
+	struct vp_snap before, after;
+	struct drm_vrampool_alloc a;
+	uint64_t vram = vp_vram_in_use(fd);
+	uint32_t i, next;
+	char why[256];
+	int ret;
+
+	ASSERT_LE(n, 8u);
+	/* The handle the next ALLOC gets (with room for one): a refused batch leaves it. */
+	next = 0;
+	if (probe) {
+		VP_ALLOC_OK(fd, 0, 0, &a, "learning the next handle");
+		VP_FREE_OK(fd, a.handle, "learning the next handle");
+		next = a.handle + 1;
+	}
+	for (i = 0; i < n; i++)
+		reqs[i].size = size;
+	ASSERT_EQ(0, vp_snap_take(fd, &before));
+	ret = vp_alloc_batch(fd, reqs, ans, n, &b);
+	ASSERT_EQ(-EDQUOT, ret) TH_LOG("ALLOC_BATCH of %u x %" PRIu64 ": %s", n, size,
+				       strerror(-ret));
+	EXPECT_EQ(at, b.failed);
+	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_CLIENT_LIMIT, b.error.code);
+	EXPECT_EQ(which, b.error.pool);
+	EXPECT_EQ(size, b.error.size);
+	EXPECT_EQ(max, b.error.capacity);
+	EXPECT_EQ(max, b.error.in_use) TH_LOG("the batch's earlier requests count");
+	ASSERT_EQ(0, vp_snap_take(fd, &after));
+	/* The peaks remember the attempt (DOC: batches); nothing else does. */
+	for (i = 0; i < after.count; i++) {
+		after.pools[i].pages_peak = before.pools[i].pages_peak;
+		after.pools[i].largest_alloc = before.pools[i].largest_alloc;
+	}
+	EXPECT_EQ(0, vp_snap_diff(&before, &after, why, sizeof(why))) TH_LOG("%s", why);
+	EXPECT_EQ(vram, vp_vram_in_use(fd));
+	if (!probe)
+		return;
+	VP_ALLOC_OK(fd, 0, 0, &a, "after the refused batch");
+	EXPECT_EQ(next, a.handle) TH_LOG("the refused batch used up a handle");
+	VP_FREE_OK(fd, a.handle, "after the refused batch");
+}
+
+/*
+ * Two allocations short of max_allocations, a batch of four fails at its
+ * third request (found before anything is placed); a batch of two fills
+ * the client exactly.
+ */
+TEST_F(limits, batch_allocation_limit)
+{
+	struct drm_vrampool_pool_entry sliced = vp_sliced(64 * KiB, VP_ABSENT, VP_ABSENT);
+	uint32_t max = self->max_allocations, i;
+	struct drm_vrampool_alloc_request reqs[2] = { { .size = BUF }, { .size = 0 } };
+	struct drm_vrampool_alloc_answer ans[2];
+	struct drm_vrampool_alloc_batch b;
+	struct drm_vrampool_alloc a;
+
+	VP_INSTALL_OK(self->fd, &sliced, 1, "sliced{64 KiB}");
+	for (i = 0; i + 2 < max; i++) {
+		VP_ALLOC_OK(self->fd, i % 2 ? BUF : 0, 0, &a, "below the allocation limit");
+		keep(self, &a);
+	}
+	expect_batch_limit(_metadata, self->fd, BUF, 4, 2, DRM_VRAMPOOL_LIMIT_ALLOCATIONS, max,
+			   true);
+	expect_batch_limit(_metadata, self->fd, 0, 3, 2, DRM_VRAMPOOL_LIMIT_ALLOCATIONS, max,
+			   true);
+	ASSERT_EQ(0, vp_alloc_batch(self->fd, reqs, ans, 2, &b)) TH_LOG("filling the client");
+	self->handles[self->live++] = ans[0].handle;
+	self->handles[self->live++] = ans[1].handle;
+	expect_limit(_metadata, self->fd, 0, 0, DRM_VRAMPOOL_LIMIT_ALLOCATIONS, max);
+	expect_batch_limit(_metadata, self->fd, 0, 1, 0, DRM_VRAMPOOL_LIMIT_ALLOCATIONS, max,
+			   false);
+	free_all(_metadata, self);
+}
+
+/*
+ * Two pages short of max_pages (direct buffers), a batch of four new
+ * buffers fails at its third with the page limit; the two buffers it
+ * made go back (the device's VRAM as before).
+ */
+TEST_F(limits, batch_page_limit)
+{
+	struct drm_vrampool_pool_entry direct = vp_direct(VP_ABSENT);
+	uint32_t max = self->max_pages, i;
+	struct drm_vrampool_alloc a;
+
+	VP_INSTALL_OK(self->fd, &direct, 1, "direct{}");
+	for (i = 0; i + 2 < max; i++) {
+		VP_ALLOC_OK(self->fd, BUF, 0, &a, "a buffer below the page limit");
+		keep(self, &a);
+	}
+	expect_batch_limit(_metadata, self->fd, 2 * BUF, 4, 2, DRM_VRAMPOOL_LIMIT_PAGES, max,
+			   true);
 	free_all(_metadata, self);
 }
 

@@ -44,11 +44,13 @@
 #define KILL_EVERY_MS	2000
 
 enum { OP_ALLOC, OP_FREE, OP_CLEANUP, OP_INSTALL, OP_QUERY, OP_CHECK, OP_READ, OP_OPEN,
-       OP_KILL, OP_SAMPLE, OP_OOM, OP_BUSY, OP_N };
+       OP_KILL, OP_SAMPLE, OP_OOM, OP_BUSY, OP_ALLOC_BATCH, OP_FREE_BATCH, OP_BATCH_UNDONE,
+       OP_N };
 static const char *const op_names[OP_N] = {
 	"ALLOC", "FREE", "CLEANUP", "POOL_INSTALL", "POOL_QUERY", "pattern checks",
 	"sysfs/fdinfo reads", "open/close", "SIGKILLs", "quiescent samples",
-	"ALLOC OutOfMemory", "POOL_INSTALL EBUSY",
+	"ALLOC OutOfMemory", "POOL_INSTALL EBUSY", "ALLOC_BATCH", "FREE_BATCH",
+	"ALLOC_BATCH undone (OutOfMemory, unwritable answers)",
 };
 
 struct shared {
@@ -148,13 +150,21 @@ static void check_all(struct worker *w, const char *when)
 		check_live(w, &w->live[i], when);
 }
 
+static void keep(struct worker *w, struct live *l, uint64_t size);
+
+/* A size and flags as the workers ask for them. */
+static uint64_t w_size(uint32_t r, uint32_t *flags)
+{
+	*flags = r % 11 == 0 ? DRM_VRAMPOOL_ALLOC_PERSISTENT : 0;
+	return r % 16 == 0 ? 0 : r % 16 == 1 ? 512 * KiB + r % (1 * MiB) :
+	       r % 4096 + (r % 3 ? 0 : 4096 * (r % 16));
+}
+
 static void w_alloc(struct worker *w)
 {
 	struct live *l;
-	uint32_t r = rnd(&w->rng);
-	uint64_t size = r % 16 == 0 ? 0 : r % 16 == 1 ? 512 * KiB + r % (1 * MiB) :
-			r % 4096 + (r % 3 ? 0 : 4096 * (r % 16));
-	uint32_t flags = r % 11 == 0 ? DRM_VRAMPOOL_ALLOC_PERSISTENT : 0;
+	uint32_t flags;
+	uint64_t size = w_size(rnd(&w->rng), &flags);
 	int ret;
 
 	if (w->n == LIVE)
@@ -177,6 +187,12 @@ static void w_alloc(struct worker *w)
 		fail("worker %d: ALLOC answered handle 0", w->id);
 		return;
 	}
+	keep(w, l, size);
+}
+
+/* Keeps @l (its answer in @l->a): maps its page and fills it with its pattern. */
+static void keep(struct worker *w, struct live *l, uint64_t size)
+{
 	w->n++;
 	l->seed = (uint32_t)(w->id << 24) ^ rnd(&w->rng);
 	if (!size)
@@ -190,6 +206,88 @@ static void w_alloc(struct worker *w)
 		return;
 	}
 	vp_fill_words(l->map + l->a.offset, 0, size, l->seed);
+}
+
+/*
+ * ALLOC_BATCH of up to 4 requests, all or nothing; one in eight with
+ * answers that cannot be written (EFAULT: the kernel undoes them while
+ * the other threads go on, which the VRAM check at the end sees).
+ */
+static void w_alloc_batch(struct worker *w)
+{
+	struct drm_vrampool_alloc_request reqs[4] = { 0 };
+	struct drm_vrampool_alloc_answer ans[4];
+	struct drm_vrampool_alloc_batch b;
+	uint32_t n = 1 + rnd(&w->rng) % 4, i;
+	bool unwritable = rnd(&w->rng) % 8 == 0;
+	struct live *l;
+	int ret;
+
+	if (w->n + (int)n > LIVE)
+		return;
+	for (i = 0; i < n; i++) {
+		uint32_t flags;
+
+		reqs[i].size = w_size(rnd(&w->rng), &flags);
+		reqs[i].flags = flags;
+	}
+	ret = vp_alloc_batch(shared_fd, reqs, unwritable ? NULL : ans, n, &b);
+	count(OP_ALLOC_BATCH, 1);
+	if ((ret == -ENOSPC && b.error.code == DRM_VRAMPOOL_ERR_OUT_OF_MEMORY &&
+	     b.failed < n) || (ret == -EFAULT && unwritable)) {
+		count(OP_BATCH_UNDONE, 1);
+		check_all(w, "after a refused ALLOC_BATCH");
+		return;
+	}
+	if (ret || unwritable) {
+		fail("worker %d: ALLOC_BATCH of %u%s: %s at %d code %u", w->id, n,
+		     unwritable ? " (answers at NULL)" : "", strerror(-ret), (int)b.failed,
+		     b.error.code);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		l = &w->live[w->n];
+		memset(l, 0, sizeof(*l));
+		l->a.size = reqs[i].size;
+		l->a.flags = reqs[i].flags;
+		l->a.handle = ans[i].handle;
+		l->a.pool = ans[i].pool;
+		l->a.page = ans[i].page;
+		l->a.offset = ans[i].offset;
+		l->a.padding = ans[i].padding;
+		l->a.mmap_offset = ans[i].mmap_offset;
+		l->a.page_size = ans[i].page_size;
+		if (!l->a.handle) {
+			fail("worker %d: ALLOC_BATCH answered handle 0", w->id);
+			return;
+		}
+		keep(w, l, reqs[i].size);
+	}
+}
+
+/* FREE_BATCH of up to 4 of the thread's allocations: all must go. */
+static void w_free_batch(struct worker *w)
+{
+	struct drm_vrampool_free_batch f;
+	uint32_t h[4], n = 0;
+	int ret;
+
+	while (n < 4 && w->n) {
+		struct live *l = &w->live[w->n - 1];
+
+		check_live(w, l, "before FREE_BATCH");
+		if (l->map)
+			munmap(l->map, l->len);
+		h[n++] = l->a.handle;
+		w->n--;
+	}
+	if (!n)
+		return;
+	ret = vp_free_batch(shared_fd, h, n, &f);
+	count(OP_FREE_BATCH, 1);
+	if (ret)
+		fail("worker %d: FREE_BATCH of %u: %s at %d code %u", w->id, n, strerror(-ret),
+		     (int)f.failed, f.code);
 }
 
 static void w_free(struct worker *w, int i)
@@ -255,6 +353,10 @@ static void *worker_thread(void *p)
 			check_all(w, "after CLEANUP");
 		} else if (r < 93) {
 			w_install(w);
+		} else if (r < 95) {
+			w_alloc_batch(w);
+		} else if (r < 97) {
+			w_free_batch(w);
 		} else {
 			ret = vp_snap_take(shared_fd, &s);
 			count(OP_QUERY, 1);

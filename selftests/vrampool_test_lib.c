@@ -189,6 +189,26 @@ int vp_free(int fd, uint32_t handle)
 	return vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_FREE, &f);
 }
 
+int vp_alloc_batch(int fd, const struct drm_vrampool_alloc_request *reqs,
+		   struct drm_vrampool_alloc_answer *answers, uint32_t count,
+		   struct drm_vrampool_alloc_batch *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->requests = (uintptr_t)reqs;
+	out->answers = (uintptr_t)answers;
+	out->count = count;
+	return vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_ALLOC_BATCH, out);
+}
+
+int vp_free_batch(int fd, const uint32_t *handles, uint32_t count,
+		  struct drm_vrampool_free_batch *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->handles = (uintptr_t)handles;
+	out->count = count;
+	return vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_FREE_BATCH, out);
+}
+
 int vp_cleanup(int fd)
 {
 	struct drm_vrampool_cleanup c = { 0 };

@@ -154,6 +154,13 @@ int vp_alloc(int fd, uint64_t size, uint32_t flags, struct drm_vrampool_alloc *o
 /* FREE of @handle. */
 int vp_free(int fd, uint32_t handle);
 /* CLEANUP: free pages go back to the device. */
+/* ALLOC_BATCH of @count @reqs into @answers; @out holds the whole answer. */
+int vp_alloc_batch(int fd, const struct drm_vrampool_alloc_request *reqs,
+		   struct drm_vrampool_alloc_answer *answers, uint32_t count,
+		   struct drm_vrampool_alloc_batch *out);
+/* FREE_BATCH of @count @handles; @out holds the whole answer. */
+int vp_free_batch(int fd, const uint32_t *handles, uint32_t count,
+		  struct drm_vrampool_free_batch *out);
 int vp_cleanup(int fd);
 /* SET_PERSISTENT_MODE; *@old gets the previous mode (may be NULL). */
 int vp_set_persistent_mode(int fd, uint32_t mode, uint32_t *old);

@@ -7,7 +7,11 @@
 # that order with the script's own values (sizes, handles, the refusal's
 # error kind and errno, the install's generation and pool count), page
 # creations and releases that balance once the file is closed, and cleanup's
-# released bytes equal to the pages released during it.
+# released bytes equal to the pages released during it. A second script
+# allocates and frees in batches and has one refused: each allocation and
+# free of a successful batch has its own vrampool_alloc / vrampool_free
+# event, each batch a vrampool_batch event (op, count, errno, the index
+# at fault, the error kind).
 #
 # busybox only in the VM: the trace is read with grep and sed.
 
@@ -29,7 +33,7 @@ if ! command -v "$V" > /dev/null 2>&1; then
 	echo "1..0 # SKIP $V not installed (the test VM has it in /bin)"
 	exit 4
 fi
-echo "1..8"
+echo "1..11"
 [ -d "$T/events" ] || mount -t tracefs nodev "$T" 2> /dev/null
 if [ ! -d "$T/events/vrampool" ]; then
 	not_ok "events/vrampool/ in tracefs"
@@ -134,6 +138,61 @@ if [ "$(field vrampool_install 1 ret)" = 0 ] && [ "$gen" = 2 ] && [ "${pools:-0}
 	ok "install event: generation 2, $pools pools; every page created was released by the close"
 else
 	not_ok "install event (generation '$gen', pools '$pools') and balanced page events"
+fi
+
+# ---- batches -------------------------------------------------------------
+cat > "$TMP/batch" <<'EOF'
+alloc-batch p=4096 q=0 r=8192:persistent
+free-batch p q r
+expect-error BufferTooBig
+alloc-batch s=4096 big=1099511627776
+EOF
+
+echo 0 > "$T/tracing_on"
+echo > "$T/trace"
+echo 1 > "$T/tracing_on"
+"$V" run --device "$DEV" "$TMP/batch" > "$TMP/out" 2> "$TMP/err"
+rc=$?
+echo 0 > "$T/tracing_on"
+sed -n 's/.* \(vrampool_[a-z_]*\): /\1: /p' "$T/trace" > "$TMP/events"
+client=$(sed -n 's/^vrampool_batch: client=\([0-9]*\) .*/\1/p' "$TMP/events" | head -n 1)
+grep "client=$client " "$TMP/events" > "$TMP/mine"
+grep -v '^vrampool_page_' "$TMP/mine" | sed 's/^/# trace: /' | head -n 20
+names=$(grep -v '^vrampool_page_' "$TMP/mine" | cut -d: -f1 | tr '\n' ' ')
+want="vrampool_alloc vrampool_alloc vrampool_alloc vrampool_batch vrampool_free vrampool_free vrampool_free vrampool_batch vrampool_batch "
+if [ $rc -eq 0 ] && [ -n "$client" ] && [ "$names" = "$want" ]; then
+	ok "batches: each allocation and free, then the batch's event, in order; a refused batch alone"
+else
+	not_ok "batches: the events in order (exit $rc)"
+	echo "# got:  $names"
+	echo "# want: $want"
+	sed 's/^/# /' "$TMP/err"
+fi
+
+hp=$(sed -n 's/^  p: handle \([0-9]*\),.*/\1/p' "$TMP/out")
+hr=$(sed -n 's/^  r: handle \([0-9]*\),.*/\1/p' "$TMP/out")
+if [ -n "$hp" ] && [ "$(field vrampool_alloc 1 handle)" = "$hp" ] &&
+   [ "$(field vrampool_alloc 1 size)" = 4096 ] && [ "$(field vrampool_alloc 2 size)" = 0 ] &&
+   [ "$(field vrampool_alloc 3 handle)" = "$hr" ] && [ "$(field vrampool_alloc 3 pool)" = 255 ] &&
+   [ "$(field vrampool_free 1 handle)" = "$hp" ] && [ "$(field vrampool_free 3 size)" = 8192 ] &&
+   [ "$(field vrampool_batch 1 op)" = alloc ] && [ "$(field vrampool_batch 1 count)" = 3 ] &&
+   [ "$(field vrampool_batch 1 ret)" = 0 ] && [ "$(field vrampool_batch 1 failed)" = -1 ] &&
+   [ "$(field vrampool_batch 1 error)" = None ] &&
+   [ "$(field vrampool_batch 2 op)" = free ] && [ "$(field vrampool_batch 2 count)" = 3 ] &&
+   [ "$(field vrampool_batch 2 ret)" = 0 ]; then
+	ok "batch events: the handles and sizes the script was given, op, count, ret 0, no index"
+else
+	not_ok "batch events: the handles and sizes the script was given, op, count, ret 0, no index"
+	sed 's/^/# out: /' "$TMP/out" | head -n 10
+fi
+
+if [ "$(field vrampool_batch 3 op)" = alloc ] && [ "$(field vrampool_batch 3 count)" = 2 ] &&
+   [ "$(field vrampool_batch 3 ret)" = -27 ] && [ "$(field vrampool_batch 3 failed)" = 1 ] &&
+   [ "$(field vrampool_batch 3 error)" = BufferTooBig ] &&
+   ! grep -q '^vrampool_alloc_refused: ' "$TMP/mine"; then
+	ok "refused batch event: count 2, -EFBIG, request 1, BufferTooBig (and no per-request event)"
+else
+	not_ok "refused batch event: count 2, -EFBIG, request 1, BufferTooBig (and no per-request event)"
 fi
 
 totals

@@ -641,7 +641,7 @@ tests_scripts() {
 	printf 'alloc a 1\nexpect-error NotFound\nstat\n' > "$TMP/s1"
 	vp run "$TMP/s1"
 	rc_is 2
-	err_line "vrampoolctl: run: line 2: expect-error must come before install, alloc, free, cleanup, mode, write or check"
+	err_line "vrampoolctl: run: line 2: expect-error must come before install, alloc, free, cleanup, mode, write, check, alloc-batch or free-batch"
 	printf 'alloc a 1\nexpect-error NotFound\n' > "$TMP/s1"
 	vp run "$TMP/s1"
 	rc_is 2
@@ -666,6 +666,42 @@ tests_scripts() {
 	printf 'alloc 0bad/name 1\n' > "$TMP/s1"
 	vp run "$TMP/s1"
 	rc_is 2
+	end
+
+	t "run: alloc-batch and free-batch script errors: exit 2, nothing run"
+	printf 'alloc-batch a\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_line "vrampoolctl: run: line 1: alloc-batch: 'a' is not NAME=SIZE"
+	printf 'alloc-batch a=1 b=2 a=3\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_line "vrampoolctl: run: line 1: alloc-batch: 'a' twice in one batch"
+	printf 'alloc-batch a=1:bogus\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_line "vrampoolctl: run: line 1: alloc-batch: 'bogus': only ':persistent' may follow the size"
+	printf 'alloc-batch a=12abc\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_line "vrampoolctl: run: line 1: alloc-batch: '12abc': unknown unit 'abc' (use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB)"
+	printf 'alloc-batch 0bad/name=1\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_line "vrampoolctl: run: line 1: '0bad/name' is not a name (letters, digits, _ - .; at most 63)"
+	printf 'alloc-batch\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_line "vrampoolctl: run: line 1: usage: alloc-batch NAME=SIZE[:persistent]..."
+	printf 'alloc-batch a=1 b=2\nfree-batch a c\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_line "vrampoolctl: run: line 2: 'c' is not allocated by an earlier line"
+	printf 'free-batch\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_line "vrampoolctl: run: line 1: usage: free-batch NAME..."
+	out_empty
 	end
 
 	t "run: a script from standard input"

@@ -460,4 +460,25 @@ TEST(validate_reports_os_errno_zero)
 	EXPECT_EQ(-EINVAL, vrampool_layout_validate(&p, 7, NULL, 0, out, &n, NULL));
 }
 
+/* ---- Batches ---------------------------------------------------------------- */
+
+/* A handle named twice in a FREE_BATCH: its own kind, after every other. */
+TEST(duplicate_handle)
+{
+	struct vrampool_error e = {
+		.kind = VRAMPOOL_ERR_DUPLICATE_HANDLE, .os_errno = EINVAL,
+		.handle = 7, .entry = 3,
+	};
+
+	EXPECT_STREQ("DuplicateHandle", vrampool_error_kind_name(VRAMPOOL_ERR_DUPLICATE_HANDLE));
+	EXPECT_EQ((int)VRAMPOOL_ERR_QUOTA_EXCEEDED + 1, (int)VRAMPOOL_ERR_DUPLICATE_HANDLE);
+	EXPECT_EQ(18, DRM_VRAMPOOL_ERR_DUPLICATE_HANDLE);
+	EXPECT_STREQ("handle 7 is named twice in the batch (entry 3)", message_of(e));
+	/* The code is no ALLOC error: through ALLOC's conversion it is Os. */
+	vrampool_error_from_alloc(&e, EINVAL,
+				  &(struct drm_vrampool_alloc_error){
+					  .code = DRM_VRAMPOOL_ERR_DUPLICATE_HANDLE });
+	EXPECT_EQ((int)VRAMPOOL_ERR_OS, (int)e.kind);
+}
+
 TEST_HARNESS_MAIN

@@ -252,6 +252,45 @@ _Static_assert(UAPI_ONE_BIT(DRM_VRAMPOOL_ALLOC_PERSISTENT) &&
 	       DRM_VRAMPOOL_ALLOC_FLAGS == DRM_VRAMPOOL_ALLOC_PERSISTENT,
 	       "DRM_VRAMPOOL_ALLOC_FLAGS is not the OR of the allocation flags");
 
+/* struct drm_vrampool_alloc_request */
+UAPI_FIRST(struct drm_vrampool_alloc_request, size);
+UAPI_NEXT(struct drm_vrampool_alloc_request, size, flags);
+UAPI_NEXT(struct drm_vrampool_alloc_request, flags, pad);
+UAPI_LAST(struct drm_vrampool_alloc_request, pad, 16);
+
+/* struct drm_vrampool_alloc_answer */
+UAPI_FIRST(struct drm_vrampool_alloc_answer, handle);
+UAPI_NEXT(struct drm_vrampool_alloc_answer, handle, pool);
+UAPI_NEXT(struct drm_vrampool_alloc_answer, pool, page);
+UAPI_NEXT(struct drm_vrampool_alloc_answer, page, pad);
+UAPI_NEXT(struct drm_vrampool_alloc_answer, pad, offset);
+UAPI_NEXT(struct drm_vrampool_alloc_answer, offset, padding);
+UAPI_NEXT(struct drm_vrampool_alloc_answer, padding, mmap_offset);
+UAPI_NEXT(struct drm_vrampool_alloc_answer, mmap_offset, page_size);
+UAPI_LAST(struct drm_vrampool_alloc_answer, page_size, 48);
+
+/* struct drm_vrampool_alloc_batch */
+UAPI_FIRST(struct drm_vrampool_alloc_batch, requests);
+UAPI_NEXT(struct drm_vrampool_alloc_batch, requests, answers);
+UAPI_NEXT(struct drm_vrampool_alloc_batch, answers, count);
+UAPI_NEXT(struct drm_vrampool_alloc_batch, count, flags);
+UAPI_NEXT(struct drm_vrampool_alloc_batch, flags, failed);
+UAPI_NEXT(struct drm_vrampool_alloc_batch, failed, pad);
+UAPI_NEXT(struct drm_vrampool_alloc_batch, pad, error);
+UAPI_NEXT(struct drm_vrampool_alloc_batch, error, reserved);
+UAPI_LAST(struct drm_vrampool_alloc_batch, reserved, 80);
+UAPI_AT(struct drm_vrampool_alloc_batch, error, 32);
+
+/* struct drm_vrampool_free_batch */
+UAPI_FIRST(struct drm_vrampool_free_batch, handles);
+UAPI_NEXT(struct drm_vrampool_free_batch, handles, count);
+UAPI_NEXT(struct drm_vrampool_free_batch, count, flags);
+UAPI_NEXT(struct drm_vrampool_free_batch, flags, failed);
+UAPI_NEXT(struct drm_vrampool_free_batch, failed, code);
+UAPI_NEXT(struct drm_vrampool_free_batch, code, reserved);
+UAPI_LAST(struct drm_vrampool_free_batch, reserved, 32);
+_Static_assert(DRM_VRAMPOOL_BATCH_MAX == 1024, "the documented batch maximum");
+
 /* Sentinels: no entry, no page, "none" preset and error. */
 _Static_assert(DRM_VRAMPOOL_NO_ENTRY == 0xffffffffu, "no-entry sentinel");
 _Static_assert(DRM_VRAMPOOL_NO_ENTRY > DRM_VRAMPOOL_MAX_DYNAMIC_POOLS,
@@ -267,5 +306,6 @@ _Static_assert(DRM_VRAMPOOL_MAX_DYNAMIC_POOLS <= DRM_VRAMPOOL_PERSISTENT_POOL,
 	       "dynamic pool indices collide with the persistent pool");
 _Static_assert(DRM_VRAMPOOL_ABI_VERSION >= 3,
 	       "ABI version 3 has POOL_INSTALL, POOL_QUERY, ALLOC, FREE, CLEANUP, SET_PERSISTENT_MODE");
+_Static_assert(DRM_VRAMPOOL_ABI_VERSION >= 4, "ABI version 4 has ALLOC_BATCH, FREE_BATCH");
 
 #endif /* UAPI_LAYOUT_H */

@@ -62,7 +62,7 @@ check() {	# check NAME CMD...: ok when CMD succeeds; its output is the report
 }
 
 echo "TAP version 13"
-echo "1..20"
+echo "1..21"
 
 # --- The one version ------------------------------------------------------------
 changelog=$(cd "$ROOT" && dpkg-parsechangelog -S Version)
@@ -116,13 +116,19 @@ lib=$D/usr/lib/libvrampool.so.1
 soname_ok() { readelf -d "$lib" | grep -q 'Library soname: \[libvrampool.so.1\]'; }
 check "libvrampool.so.1 has the soname libvrampool.so.1" soname_ok
 
-# Every function vrampool.h declares is exported, at VRAMPOOL_1, and nothing else.
+# Every function vrampool.h declares is exported, at VRAMPOOL_1 or (the
+# batch functions, added later) VRAMPOOL_1.1, and nothing else.
 sed -n 's/^[a-z].*[ *]\(vrampool_[a-z0-9_]*\)(.*/\1/p' "$ROOT/userspace/lib/vrampool.h" |
 	LC_ALL=C sort -u > "$W/declared"
-objdump -T "$lib" | awk '$NF ~ /^vrampool_/ && $(NF-1) == "VRAMPOOL_1" { print $NF }' |
+objdump -T "$lib" | awk '$NF ~ /^vrampool_/ && ($(NF-1) == "VRAMPOOL_1" || $(NF-1) == "VRAMPOOL_1.1") { print $NF }' |
 	LC_ALL=C sort -u > "$W/exported"
-check "each of the $(wc -l < "$W/declared") functions of vrampool.h is exported at VRAMPOOL_1 (userspace/libvrampool.map), and no other" \
+check "each of the $(wc -l < "$W/declared") functions of vrampool.h is exported at VRAMPOOL_1 or VRAMPOOL_1.1 (userspace/libvrampool.map), and no other" \
 	diff -u "$W/declared" "$W/exported"
+batch_at_1_1() {
+	[ "$(objdump -T "$lib" | awk '$(NF-1) == "VRAMPOOL_1.1" { print $NF }' | LC_ALL=C sort | tr '\n' ' ')" = \
+	  "vrampool_alloc_batch vrampool_free_batch " ]
+}
+check "the batch functions, and only they, are at VRAMPOOL_1.1" batch_at_1_1
 uninstalled() {
 	"${US[@]}" uninstall DESTDIR="$D" PREFIX=/usr || return 1
 	files_in "$D"
@@ -256,5 +262,5 @@ trap - EXIT
 flock -u 9
 
 echo "# $((n - failed)) passed, $failed failed"
-[ "$n" -eq 20 ] || echo "# planned 20, ran $n"
+[ "$n" -eq 21 ] || echo "# planned 21, ran $n"
 [ "$failed" -eq 0 ] && [ "$n" -eq 20 ]

@@ -42,6 +42,8 @@ extern "C" {
 #define DRM_VRAMPOOL_FREE		0x04
 #define DRM_VRAMPOOL_CLEANUP		0x05
 #define DRM_VRAMPOOL_SET_PERSISTENT_MODE	0x06
+#define DRM_VRAMPOOL_ALLOC_BATCH		0x07
+#define DRM_VRAMPOOL_FREE_BATCH			0x08
 
 #define DRM_IOCTL_VRAMPOOL_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VRAMPOOL_GET_PARAM, \
@@ -61,6 +63,12 @@ extern "C" {
 #define DRM_IOCTL_VRAMPOOL_SET_PERSISTENT_MODE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VRAMPOOL_SET_PERSISTENT_MODE, \
 		 struct drm_vrampool_persistent_mode)
+#define DRM_IOCTL_VRAMPOOL_ALLOC_BATCH \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VRAMPOOL_ALLOC_BATCH, \
+		 struct drm_vrampool_alloc_batch)
+#define DRM_IOCTL_VRAMPOOL_FREE_BATCH \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VRAMPOOL_FREE_BATCH, \
+		 struct drm_vrampool_free_batch)
 
 /**
  * DRM_VRAMPOOL_ABI_VERSION - the ABI revision this header describes
@@ -68,7 +76,7 @@ extern "C" {
  * Returned by %DRM_VRAMPOOL_PARAM_ABI_VERSION. It grows by one whenever an
  * ioctl, a parameter or a flag is added; nothing is ever removed.
  */
-#define DRM_VRAMPOOL_ABI_VERSION		3
+#define DRM_VRAMPOOL_ABI_VERSION		4
 
 /**
  * DRM_VRAMPOOL_PERSISTENT_POOL - index of the persistent pool
@@ -328,6 +336,11 @@ struct drm_vrampool_pool_entry {
  * the client holds, in bytes] (-EDQUOT)
  */
 #define DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED		17
+/**
+ * DRM_VRAMPOOL_ERR_DUPLICATE_HANDLE - a FREE_BATCH names a handle an
+ * earlier entry of the same batch names too (-EINVAL)
+ */
+#define DRM_VRAMPOOL_ERR_DUPLICATE_HANDLE	18
 
 /* Per-client limits, for &drm_vrampool_alloc_error.pool with %DRM_VRAMPOOL_ERR_CLIENT_LIMIT */
 /** DRM_VRAMPOOL_LIMIT_ALLOCATIONS - live allocations (module parameter max_allocations) */
@@ -740,6 +753,180 @@ struct drm_vrampool_cleanup {
 
 	/** @pad: must be zero */
 	__u32 pad;
+
+	/** @reserved: must be zero */
+	__u64 reserved;
+};
+
+/**
+ * DOC: batches
+ *
+ * %DRM_IOCTL_VRAMPOOL_ALLOC_BATCH serves an array of requests
+ * (&struct drm_vrampool_alloc_request) in one call and writes one answer
+ * (&struct drm_vrampool_alloc_answer) per request; %DRM_IOCTL_VRAMPOOL_FREE_BATCH
+ * frees an array of handles. Both are all or nothing.
+ *
+ * A batch of requests is served in array order, each exactly as one
+ * %DRM_IOCTL_VRAMPOOL_ALLOC would serve it at that point (the same routing,
+ * cleanup and reclaim, the same per-client limits, which count the
+ * batch's earlier requests). If one request fails, the requests already
+ * served are freed again and their handles released, the handle cursor is
+ * put back, and the call fails with the errno a single ALLOC of that
+ * request would give, @failed naming the request's index and @error the
+ * reason (the codes of &struct drm_vrampool_alloc_error). A request that
+ * no pool accepts, or that would pass ``max_allocations``, is found
+ * before anything is served. A batch refused after some of its requests
+ * made new pages runs an explicit cleanup of the client's pools, so that
+ * VRAM goes back to the device. So a refused batch leaves the client's
+ * handles, live allocations, bytes in use and (its own free cached pages
+ * aside) VRAM as they were; only the pools' running averages and peaks
+ * (&drm_vrampool_pool_status.pages_peak, .largest_alloc) remember the
+ * attempt, as they would remember an ALLOC that was freed again.
+ *
+ * The answers are written only once every request is served, and the
+ * handles become valid (freeable by other threads) only after they are:
+ * an @answers array that cannot be written fails the call with -EFAULT
+ * and undoes every allocation of the batch the same way.
+ *
+ * A batch of handles is checked whole before anything is freed: a handle
+ * the file does not own fails with -ENOENT (%DRM_VRAMPOOL_ERR_NOT_FOUND),
+ * one an earlier entry of the batch names too with -EINVAL
+ * (%DRM_VRAMPOOL_ERR_DUPLICATE_HANDLE), @failed naming the first such
+ * entry; then every handle is freed.
+ *
+ * Both ioctls take at most %DRM_VRAMPOOL_BATCH_MAX entries (-E2BIG above;
+ * the kernel's copy of the arrays is bounded by it and charged to the
+ * caller's memory cgroup). A @count of 0 is a valid batch that does
+ * nothing and reads no array. The client lock is taken once to serve or
+ * free the whole batch (ALLOC_BATCH takes it once more, after writing the
+ * answers, to make the handles valid).
+ *
+ * Every allocation and free a successful batch makes emits the
+ * ``vrampool_alloc`` and ``vrampool_free`` tracepoints like the single
+ * ioctls, and each batch one ``vrampool_batch`` event with its result.
+ */
+
+/**
+ * DRM_VRAMPOOL_BATCH_MAX - most requests or handles of one batch
+ */
+#define DRM_VRAMPOOL_BATCH_MAX			1024
+
+/**
+ * struct drm_vrampool_alloc_request - one request of an ALLOC_BATCH
+ */
+struct drm_vrampool_alloc_request {
+	/** @size: [in] bytes wanted, as &drm_vrampool_alloc.size */
+	__u64 size;
+
+	/** @flags: [in] ``DRM_VRAMPOOL_ALLOC_*`` flags */
+	__u32 flags;
+
+	/** @pad: must be zero */
+	__u32 pad;
+};
+
+/**
+ * struct drm_vrampool_alloc_answer - where one request of an ALLOC_BATCH
+ * was served: the answer fields of &struct drm_vrampool_alloc
+ */
+struct drm_vrampool_alloc_answer {
+	/** @handle: [out] the allocation's handle, never 0 */
+	__u32 handle;
+
+	/** @pool: [out] index of the serving pool, 255 for the persistent pool */
+	__u32 pool;
+
+	/** @page: [out] index of the page in its pool, or %DRM_VRAMPOOL_NO_PAGE */
+	__u32 page;
+
+	/** @pad: [out] zero */
+	__u32 pad;
+
+	/** @offset: [out] offset of the allocation in its page */
+	__u64 offset;
+
+	/** @padding: [out] alignment padding after the allocation, in bytes */
+	__u64 padding;
+
+	/** @mmap_offset: [out] offset to mmap() the page at; 0 when there is no page */
+	__u64 mmap_offset;
+
+	/** @page_size: [out] bytes of the page */
+	__u64 page_size;
+};
+
+/**
+ * struct drm_vrampool_alloc_batch - allocate an array of requests, all or
+ * nothing
+ *
+ * Used with %DRM_IOCTL_VRAMPOOL_ALLOC_BATCH (DOC: batches).
+ *
+ * Return: 0 with every answer written; on failure -1 with errno set and
+ * nothing allocated: -EINVAL for non-zero @flags, @pad or @reserved (and
+ * @failed %DRM_VRAMPOOL_NO_ENTRY), or for a request with unknown flags or
+ * a non-zero pad (@failed its index, @error.code
+ * %DRM_VRAMPOOL_ERR_INVALID_ARGUMENT); -E2BIG when @count passes
+ * %DRM_VRAMPOOL_BATCH_MAX; -EFAULT when @requests cannot be read or
+ * @answers written; -EFBIG, -ENOSPC or -EDQUOT as @error says, for the
+ * request @failed; -ENOMEM; -EINTR when interrupted.
+ */
+struct drm_vrampool_alloc_batch {
+	/** @requests: [in] user pointer to @count &struct drm_vrampool_alloc_request */
+	__u64 requests;
+
+	/** @answers: [in] user pointer to room for @count &struct drm_vrampool_alloc_answer */
+	__u64 answers;
+
+	/** @count: [in] requests in the batch, at most %DRM_VRAMPOOL_BATCH_MAX */
+	__u32 count;
+
+	/** @flags: must be zero */
+	__u32 flags;
+
+	/**
+	 * @failed: [out] index of the request that failed, or
+	 * %DRM_VRAMPOOL_NO_ENTRY when none did (success, or a failure of the
+	 * batch as a whole)
+	 */
+	__u32 failed;
+
+	/** @pad: must be zero */
+	__u32 pad;
+
+	/** @error: [out] why request @failed failed, 0 on success */
+	struct drm_vrampool_alloc_error error;
+
+	/** @reserved: must be zero */
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_vrampool_free_batch - free an array of handles, all or nothing
+ *
+ * Used with %DRM_IOCTL_VRAMPOOL_FREE_BATCH (DOC: batches).
+ *
+ * Return: 0 with every handle freed; on failure -1 with errno set and
+ * nothing freed: -ENOENT (%DRM_VRAMPOOL_ERR_NOT_FOUND) or -EINVAL
+ * (%DRM_VRAMPOOL_ERR_DUPLICATE_HANDLE) for the handle at @failed; -EINVAL
+ * for non-zero @flags or @reserved; -E2BIG when @count passes
+ * %DRM_VRAMPOOL_BATCH_MAX; -EFAULT when @handles cannot be read; -ENOMEM;
+ * -EINTR only when the task is being killed.
+ */
+struct drm_vrampool_free_batch {
+	/** @handles: [in] user pointer to @count __u32 handles */
+	__u64 handles;
+
+	/** @count: [in] handles in the batch, at most %DRM_VRAMPOOL_BATCH_MAX */
+	__u32 count;
+
+	/** @flags: must be zero */
+	__u32 flags;
+
+	/** @failed: [out] index of the handle at fault, or %DRM_VRAMPOOL_NO_ENTRY */
+	__u32 failed;
+
+	/** @code: [out] a ``DRM_VRAMPOOL_ERR_*`` code, 0 on success */
+	__u32 code;
 
 	/** @reserved: must be zero */
 	__u64 reserved;

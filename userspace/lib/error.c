@@ -108,6 +108,7 @@ const char *vrampool_error_kind_name(enum vrampool_error_kind kind)
 		[VRAMPOOL_ERR_NOT_FOUND] = "NotFound",
 		[VRAMPOOL_ERR_CLIENT_LIMIT] = "ClientLimit",
 		[VRAMPOOL_ERR_QUOTA_EXCEEDED] = "QuotaExceeded",
+		[VRAMPOOL_ERR_DUPLICATE_HANDLE] = "DuplicateHandle",
 	};
 
 	if ((unsigned int)kind < sizeof(names) / sizeof(names[0]))
@@ -191,6 +192,9 @@ int vrampool_error_message(const struct vrampool_error *e, char *buf, size_t len
 				" bytes of VRAM and a new page would pass the device's vram_quota of %"
 				PRIu64 " bytes",
 				e->size, e->in_use, e->capacity);
+	case VRAMPOOL_ERR_DUPLICATE_HANDLE:
+		return snprintf(buf, len, "handle %u is named twice in the batch (entry %u)",
+				e->handle, e->entry);
 	case VRAMPOOL_ERR_OS:
 	default:
 		return snprintf(buf, len, "%s (errno %d)", strerror(e->os_errno), e->os_errno);

@@ -110,6 +110,8 @@ enum vrampool_error_kind {
 	VRAMPOOL_ERR_NOT_FOUND,
 	VRAMPOOL_ERR_CLIENT_LIMIT,
 	VRAMPOOL_ERR_QUOTA_EXCEEDED,
+	/* batches (libvrampool VRAMPOOL_1.1) */
+	VRAMPOOL_ERR_DUPLICATE_HANDLE,
 };
 
 /**
@@ -140,7 +142,7 @@ struct vrampool_error {
 				 * CLIENT_LIMIT: what the client holds of the limit;
 				 * QUOTA_EXCEEDED: bytes of VRAM the client holds */
 	uint32_t pool;		/* POOL_CAPACITY_EXCEEDED: its index */
-	uint32_t handle;	/* NOT_FOUND: the handle */
+	uint32_t handle;	/* NOT_FOUND, DUPLICATE_HANDLE: the handle */
 	uint32_t limit;		/* CLIENT_LIMIT: which, a DRM_VRAMPOOL_LIMIT_* value */
 	/* size: also POOL_CAPACITY_EXCEEDED, BUFFER_TOO_BIG, OUT_OF_MEMORY, CLIENT_LIMIT,
 	 * QUOTA_EXCEEDED */
@@ -336,6 +338,43 @@ int vrampool_map(int fd, const struct vrampool_allocation *a, struct vrampool_ma
 
 /** vrampool_unmap() - undo vrampool_map() */
 int vrampool_unmap(struct vrampool_mapping *m);
+
+/* ---- Batches (VRAMPOOL_1.1; the kernel's ABI version 4) ----------------- */
+
+/**
+ * vrampool_alloc_batch() - allocate @count requests at once, all or nothing
+ * @fd: the device
+ * @reqs: the requests (size, DRM_VRAMPOOL_ALLOC_* flags; pad 0)
+ * @count: how many, at most DRM_VRAMPOOL_BATCH_MAX (0 does nothing)
+ * @out: room for @count allocations, filled on success in request order
+ * @err: the error, on failure (may be NULL): the variant a single
+ *	 vrampool_alloc() of the failing request gives, its index in @entry
+ *	 (DRM_VRAMPOOL_NO_ENTRY when the batch as a whole was refused); an
+ *	 unknown flag is INVALID_ARGUMENT, field flags
+ *
+ * Either every request is allocated, or none is (the kernel undoes the
+ * ones it served before the failing one).
+ *
+ * Return: 0 or a negative errno (-EFBIG, -ENOSPC, -EDQUOT, -E2BIG, ...).
+ */
+int vrampool_alloc_batch(int fd, const struct drm_vrampool_alloc_request *reqs, uint32_t count,
+			 struct vrampool_allocation *out, struct vrampool_error *err);
+
+/**
+ * vrampool_free_batch() - free @count handles at once, all or nothing
+ * @fd: the device
+ * @handles: the handles
+ * @count: how many, at most DRM_VRAMPOOL_BATCH_MAX (0 does nothing)
+ * @err: the error, on failure (may be NULL): NOT_FOUND for a handle the
+ *	 file does not own, DUPLICATE_HANDLE for one named twice, the
+ *	 handle in @handle and its index in @entry
+ *
+ * Every handle is checked before any is freed.
+ *
+ * Return: 0, -ENOENT, -EINVAL, -E2BIG or another negative errno.
+ */
+int vrampool_free_batch(int fd, const uint32_t *handles, uint32_t count,
+			struct vrampool_error *err);
 
 #ifdef __cplusplus
 }

@@ -31,7 +31,7 @@
 
 enum op {
 	OP_INSTALL, OP_ALLOC, OP_FREE, OP_CLEANUP, OP_MODE, OP_WRITE, OP_CHECK,
-	OP_STAT, OP_MAP, OP_EXPECT, OP_SLEEP,
+	OP_STAT, OP_MAP, OP_EXPECT, OP_SLEEP, OP_ALLOC_BATCH, OP_FREE_BATCH,
 };
 
 struct step {
@@ -49,6 +49,9 @@ struct step {
 	bool all;			/* stat */
 	int kind;			/* expect-error */
 	struct timespec secs;		/* sleep */
+	uint32_t nitems;		/* alloc-batch, free-batch: how many names */
+	int *items;			/* their indices in names */
+	struct drm_vrampool_alloc_request *reqs;	/* alloc-batch */
 };
 
 struct name {
@@ -83,6 +86,8 @@ static const struct {
 	{ "map", OP_MAP, 0, 0, "map" },
 	{ "expect-error", OP_EXPECT, 1, 1, "expect-error KIND" },
 	{ "sleep", OP_SLEEP, 1, 1, "sleep SECS" },
+	{ "alloc-batch", OP_ALLOC_BATCH, 1, -1, "alloc-batch NAME=SIZE[:persistent]..." },
+	{ "free-batch", OP_FREE_BATCH, 1, -1, "free-batch NAME..." },
 };
 
 #define N_OPS (sizeof(ops) / sizeof(ops[0]))
@@ -159,6 +164,84 @@ static int split(char *line, char **words, int max)
 	return n;
 }
 
+/* The index of name @w, made if new; -1 when there are too many. */
+static int name_of(struct script *s, const char *w)
+{
+	int idx = find_name(s, w);
+
+	if (idx >= 0 || s->nnames == MAX_NAMES)
+		return idx;
+	idx = s->nnames++;
+	snprintf(s->names[idx].name, sizeof(s->names[idx].name), "%s", w);
+	return idx;
+}
+
+static int bad_name(int line, const char *w)
+{
+	return script_error(line, "'%s' is not a name (letters, digits, _ - .; at most %d)", w,
+			    NAME_MAX_LEN);
+}
+
+/* alloc-batch NAME=SIZE[:persistent]...: one request per word. */
+static int parse_alloc_batch(struct script *s, struct step *st, int nargs, char **argv)
+{
+	char why[512], *eq, *colon;
+	uint64_t size;
+	uint32_t i, j;
+
+	st->items = calloc((size_t)nargs, sizeof(*st->items));
+	st->reqs = calloc((size_t)nargs, sizeof(*st->reqs));
+	if (!st->items || !st->reqs)
+		return script_error(st->line, "out of memory");
+	for (i = 0; i < (uint32_t)nargs; i++) {
+		eq = strchr(argv[i + 1], '=');
+		if (!eq)
+			return script_error(st->line, "alloc-batch: '%s' is not NAME=SIZE", argv[i + 1]);
+		*eq = '\0';
+		colon = strchr(eq + 1, ':');
+		if (colon) {
+			*colon = '\0';
+			if (strcmp(colon + 1, "persistent"))
+				return script_error(st->line, "alloc-batch: '%s': only ':persistent' may follow the size",
+						    colon + 1);
+			st->reqs[i].flags = DRM_VRAMPOOL_ALLOC_PERSISTENT;
+		}
+		if (!valid_name(argv[i + 1]))
+			return bad_name(st->line, argv[i + 1]);
+		if (parse_size(eq + 1, &size, why, sizeof(why)))
+			return script_error(st->line, "alloc-batch: %s", why);
+		st->reqs[i].size = size;
+		st->items[i] = name_of(s, argv[i + 1]);
+		if (st->items[i] < 0)
+			return script_error(st->line, "more than %d names", MAX_NAMES);
+		for (j = 0; j < i; j++) {
+			if (st->items[j] == st->items[i])
+				return script_error(st->line, "alloc-batch: '%s' twice in one batch",
+						    argv[i + 1]);
+		}
+		st->nitems++;
+	}
+	return 0;
+}
+
+/* free-batch NAME...: names an earlier line allocated (the same twice, too). */
+static int parse_free_batch(struct script *s, struct step *st, int nargs, char **argv)
+{
+	int i;
+
+	st->items = calloc((size_t)nargs, sizeof(*st->items));
+	if (!st->items)
+		return script_error(st->line, "out of memory");
+	for (i = 0; i < nargs; i++) {
+		st->items[i] = find_name(s, argv[i + 1]);
+		if (st->items[i] < 0)
+			return script_error(st->line, "'%s' is not allocated by an earlier line",
+					    argv[i + 1]);
+	}
+	st->nitems = (uint32_t)nargs;
+	return 0;
+}
+
 /* One line's command into @st; a usage error is reported and returned. */
 static int parse_step(struct script *s, struct step *st, int argc, char **argv)
 {
@@ -189,10 +272,19 @@ static int parse_step(struct script *s, struct step *st, int argc, char **argv)
 		if (parse_layout(nargs, argv + first, st->layout, why, sizeof(why)))
 			return script_error(st->line, "install: %s", why);
 		break;
+	case OP_ALLOC_BATCH:
+		if (nargs > DRM_VRAMPOOL_BATCH_MAX)
+			return script_error(st->line, "alloc-batch: more than %u requests",
+					    DRM_VRAMPOOL_BATCH_MAX);
+		return parse_alloc_batch(s, st, nargs, argv);
+	case OP_FREE_BATCH:
+		if (nargs > DRM_VRAMPOOL_BATCH_MAX)
+			return script_error(st->line, "free-batch: more than %u handles",
+					    DRM_VRAMPOOL_BATCH_MAX);
+		return parse_free_batch(s, st, nargs, argv);
 	case OP_ALLOC:
 		if (!valid_name(argv[1]))
-			return script_error(st->line, "'%s' is not a name (letters, digits, _ - .; at most %d)",
-					    argv[1], NAME_MAX_LEN);
+			return bad_name(st->line, argv[1]);
 		if (parse_size(argv[2], &st->size, why, sizeof(why)))
 			return script_error(st->line, "alloc: %s", why);
 		if (nargs == 3) {
@@ -201,13 +293,9 @@ static int parse_step(struct script *s, struct step *st, int argc, char **argv)
 						    argv[3]);
 			st->persistent = true;
 		}
-		idx = find_name(s, argv[1]);
-		if (idx < 0) {
-			if (s->nnames == MAX_NAMES)
-				return script_error(st->line, "more than %d names", MAX_NAMES);
-			idx = s->nnames++;
-			snprintf(s->names[idx].name, sizeof(s->names[idx].name), "%s", argv[1]);
-		}
+		idx = name_of(s, argv[1]);
+		if (idx < 0)
+			return script_error(st->line, "more than %d names", MAX_NAMES);
 		st->name = idx;
 		break;
 	case OP_FREE:
@@ -255,7 +343,8 @@ static int parse_step(struct script *s, struct step *st, int argc, char **argv)
 static bool can_fail(enum op op)
 {
 	return op == OP_INSTALL || op == OP_ALLOC || op == OP_FREE || op == OP_CLEANUP ||
-	       op == OP_MODE || op == OP_WRITE || op == OP_CHECK;
+	       op == OP_MODE || op == OP_WRITE || op == OP_CHECK || op == OP_ALLOC_BATCH ||
+	       op == OP_FREE_BATCH;
 }
 
 static int parse_script(FILE *in, struct script *s)
@@ -319,7 +408,7 @@ static int parse_script(FILE *in, struct script *s)
 			continue;
 		if (i + 1 == s->count || !can_fail(s->steps[i + 1].op))
 			ret = script_error(s->steps[i].line,
-					   "expect-error must come before install, alloc, free, cleanup, mode, write or check");
+					   "expect-error must come before install, alloc, free, cleanup, mode, write, check, alloc-batch or free-batch");
 	}
 	return ret;
 }
@@ -331,6 +420,8 @@ static void free_script(struct script *s)
 	for (i = 0; i < s->count; i++) {
 		free(s->steps[i].text);
 		free(s->steps[i].layout);
+		free(s->steps[i].items);
+		free(s->steps[i].reqs);
 	}
 	free(s->steps);
 	free(s->names);
@@ -378,11 +469,23 @@ static enum outcome run_install(struct run_ctx *c, struct step *st, struct vramp
 	return DONE;
 }
 
+/* The line alloc and alloc-batch print for an allocation, after their prefix. */
+static void print_placed(const struct vrampool_allocation *a)
+{
+	char page[24];
+
+	if (a->page == DRM_VRAMPOOL_NO_PAGE)
+		snprintf(page, sizeof(page), "none");
+	else
+		snprintf(page, sizeof(page), "%u", a->page);
+	printf("handle %u, pool %u, page %s, offset %" PRIu64 ", size %" PRIu64
+	       ", padding %" PRIu64 "\n", a->handle, a->pool, page, a->offset, a->size, a->padding);
+}
+
 static enum outcome run_alloc(struct run_ctx *c, struct step *st, struct vrampool_error *err)
 {
 	struct name *nm = &c->s->names[st->name];
 	struct vrampool_allocation a;
-	char page[24];
 
 	if (nm->live) {
 		script_error(st->line, "'%s' is still allocated: free it first", nm->name);
@@ -393,13 +496,80 @@ static enum outcome run_alloc(struct run_ctx *c, struct step *st, struct vrampoo
 		return FAILED;
 	nm->a = a;
 	nm->live = nm->ever = true;
-	if (a.page == DRM_VRAMPOOL_NO_PAGE)
-		snprintf(page, sizeof(page), "none");
-	else
-		snprintf(page, sizeof(page), "%u", a.page);
-	printf("%s: handle %u, pool %u, page %s, offset %" PRIu64 ", size %" PRIu64
-	       ", padding %" PRIu64 "\n",
-	       st->text, a.handle, a.pool, page, a.offset, a.size, a.padding);
+	printf("%s: ", st->text);
+	print_placed(&a);
+	return DONE;
+}
+
+static enum outcome run_alloc_batch(struct run_ctx *c, struct step *st,
+				    struct vrampool_error *err)
+{
+	struct vrampool_allocation *out;
+	struct name *nm;
+	uint32_t i;
+
+	for (i = 0; i < st->nitems; i++) {
+		nm = &c->s->names[st->items[i]];
+		if (nm->live) {
+			script_error(st->line, "'%s' is still allocated: free it first", nm->name);
+			return STOP_USAGE;
+		}
+	}
+	out = calloc(st->nitems, sizeof(*out));
+	if (!out) {
+		vrampool_error_from_ioctl(err, ENOMEM, NULL);
+		return FAILED;
+	}
+	if (vrampool_alloc_batch(c->fd, st->reqs, st->nitems, out, err)) {
+		free(out);
+		return FAILED;
+	}
+	printf("%s: %u allocation%s\n", st->text, st->nitems, st->nitems == 1 ? "" : "s");
+	for (i = 0; i < st->nitems; i++) {
+		nm = &c->s->names[st->items[i]];
+		nm->a = out[i];
+		nm->live = nm->ever = true;
+		printf("  %s: ", nm->name);
+		print_placed(&out[i]);
+	}
+	free(out);
+	return DONE;
+}
+
+static enum outcome run_free_batch(struct run_ctx *c, struct step *st,
+				   struct vrampool_error *err)
+{
+	uint32_t *handles, i;
+	struct name *nm;
+
+	handles = calloc(st->nitems, sizeof(*handles));
+	if (!handles) {
+		vrampool_error_from_ioctl(err, ENOMEM, NULL);
+		return FAILED;
+	}
+	for (i = 0; i < st->nitems; i++) {
+		nm = &c->s->names[st->items[i]];
+		/* As free: a freed name only after expect-error. */
+		if (!nm->ever || (!nm->live && !c->expecting)) {
+			script_error(st->line, nm->ever ?
+				     "'%s' is already freed (free it again only after expect-error)" :
+				     "'%s' holds no allocation (its alloc failed)", nm->name);
+			free(handles);
+			return STOP_USAGE;
+		}
+		handles[i] = nm->a.handle;
+	}
+	if (vrampool_free_batch(c->fd, handles, st->nitems, err)) {
+		free(handles);
+		return FAILED;
+	}
+	printf("%s: freed handle%s", st->text, st->nitems == 1 ? "" : "s");
+	for (i = 0; i < st->nitems; i++) {
+		c->s->names[st->items[i]].live = false;
+		printf(" %u", handles[i]);
+	}
+	printf("\n");
+	free(handles);
 	return DONE;
 }
 
@@ -482,6 +652,10 @@ static enum outcome run_step(struct run_ctx *c, struct step *st, struct vrampool
 		return run_alloc(c, st, err);
 	case OP_FREE:
 		return run_free(c, st, err);
+	case OP_ALLOC_BATCH:
+		return run_alloc_batch(c, st, err);
+	case OP_FREE_BATCH:
+		return run_free_batch(c, st, err);
 	case OP_WRITE:
 	case OP_CHECK:
 		return run_access(c, st, err);
@@ -526,11 +700,22 @@ static enum outcome run_step(struct run_ctx *c, struct step *st, struct vrampool
 	}
 }
 
+/* "request N (NAME): " for a batch's failing entry, else "". */
+static const char *batch_where(const struct run_ctx *c, const struct step *st,
+			       const struct vrampool_error *err, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if ((st->op == OP_ALLOC_BATCH || st->op == OP_FREE_BATCH) && err->entry < st->nitems)
+		snprintf(buf, len, "%s %u (%s): ", st->op == OP_ALLOC_BATCH ? "request" : "entry",
+			 err->entry, c->s->names[st->items[err->entry]].name);
+	return buf;
+}
+
 static int run_script(struct run_ctx *c)
 {
 	struct script *s = c->s;
 	struct vrampool_error err;
-	char prefix[640], msg[MSG_MAX];
+	char prefix[640], msg[MSG_MAX], where[128];
 	const struct layout_request *l;
 	enum outcome out;
 	int expect = -1, i;
@@ -561,21 +746,23 @@ static int run_script(struct run_ctx *c)
 			}
 			if ((int)err.kind != expect) {
 				snprintf(prefix, sizeof(prefix),
-					 "vrampoolctl: run: line %d: %s: expected %s, got ", st->line,
-					 st->text, vrampool_error_kind_name(expect));
+					 "vrampoolctl: run: line %d: %s: expected %s, got %s", st->line,
+					 st->text, vrampool_error_kind_name(expect),
+					 batch_where(c, st, &err, where, sizeof(where)));
 				print_error(stderr, prefix, &err, l ? l->entries : NULL,
 					    l ? l->count : 0);
 				return EXIT_EXPECT;
 			}
 			vrampool_error_message(&err, msg, sizeof(msg));
-			printf("%s: failed as expected: %s: %s\n", st->text,
+			printf("%s: failed as expected: %s%s: %s\n", st->text,
+			       batch_where(c, st, &err, where, sizeof(where)),
 			       vrampool_error_kind_name(err.kind), msg);
 			expect = -1;
 			continue;
 		}
 		if (out == FAILED) {
-			snprintf(prefix, sizeof(prefix), "vrampoolctl: run: line %d: %s: ", st->line,
-				 st->text);
+			snprintf(prefix, sizeof(prefix), "vrampoolctl: run: line %d: %s: %s", st->line,
+				 st->text, batch_where(c, st, &err, where, sizeof(where)));
 			print_error(stderr, prefix, &err, l ? l->entries : NULL, l ? l->count : 0);
 			return EXIT_FAILED;
 		}

@@ -123,6 +123,9 @@ static const char usage_text[] =
 "  install [--test-only] LAYOUT   replace the client's layout\n"
 "  alloc NAME SIZE [persistent]   allocate SIZE bytes, named NAME\n"
 "  free NAME                      free it (again, after expect-error: NotFound)\n"
+"  alloc-batch NAME=SIZE[:persistent]...   allocate them all in one call, or\n"
+"                                 none (ALLOC_BATCH)\n"
+"  free-batch NAME...             free them all in one call, or none\n"
 "  cleanup                        give the client's free pages back\n"
 "  mode enabled|size-match|disabled|enforced   the persistent mode\n"
 "  write NAME BYTE                fill NAME with BYTE through a CPU mapping\n"
@@ -141,8 +144,8 @@ static const char usage_text[] =
 "Error kinds: EmptyPoolList ZeroSize SliceLargerThanPage CapSmallerThanPage\n"
 "  TooManyPages TooManyPools PresetUnavailable SlicedPoolsUnavailable\n"
 "  SizeOverflow PoolsInUse InvalidArgument PoolCapacityExceeded BufferTooBig\n"
-"  OutOfMemory NotFound ClientLimit QuotaExceeded Os (an errno with no\n"
-"  documented kind)\n"
+"  OutOfMemory NotFound ClientLimit QuotaExceeded DuplicateHandle Os (an\n"
+"  errno with no documented kind)\n"
 "\n"
 "Exit status:\n"
 "  0  success\n"
@@ -170,7 +173,7 @@ int error_kind_of(const char *name)
 {
 	int k;
 
-	for (k = VRAMPOOL_ERR_EMPTY_POOL_LIST; k <= VRAMPOOL_ERR_QUOTA_EXCEEDED; k++) {
+	for (k = VRAMPOOL_ERR_EMPTY_POOL_LIST; k <= VRAMPOOL_ERR_DUPLICATE_HANDLE; k++) {
 		if (!strcmp(name, vrampool_error_kind_name(k)))
 			return k;
 	}
@@ -250,6 +253,7 @@ void json_error(struct json *j, const struct vrampool_error *e)
 		json_u64(j, "size", e->size);
 		break;
 	case VRAMPOOL_ERR_NOT_FOUND:
+	case VRAMPOOL_ERR_DUPLICATE_HANDLE:
 		json_u64(j, "handle", e->handle);
 		break;
 	case VRAMPOOL_ERR_CLIENT_LIMIT:

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of how a FREE_BATCH finds a handle named twice
+ * (vrampool_batch_first_repeat(), vrampool_batch.c): the lowest index
+ * whose handle an earlier index holds, whatever the order, the gaps, the
+ * number of copies or the handle values (0 and 0xffffffff included);
+ * the batch's size when every handle differs. Checked against the
+ * definition, pair by pair, on random batches too.
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#include <kunit/test.h>
+#include <linux/prandom.h>
+#include <linux/slab.h>
+
+#include <drm/vrampool_accel.h>
+
+#include "vrampool_batch.h"
+
+static u32 repeat_of(struct kunit *test, const u32 *handles, u32 count)
+{
+	u64 *keys = kunit_kcalloc(test, count ? count : 1, sizeof(*keys), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, keys);
+	return vrampool_batch_first_repeat(handles, count, keys);
+}
+
+/* The definition: the lowest i with handles[j] == handles[i] for a j < i. */
+static u32 repeat_by_pairs(const u32 *handles, u32 count)
+{
+	u32 i, j;
+
+	for (i = 0; i < count; i++)
+		for (j = 0; j < i; j++)
+			if (handles[i] == handles[j])
+				return i;
+	return count;
+}
+
+static void distinct_batches(struct kunit *test)
+{
+	static const u32 one[] = { 7 };
+	static const u32 up[] = { 1, 2, 3, 4, 5 };
+	static const u32 down[] = { 9, 7, 5, 3, 1, 0, 0xffffffffu };
+
+	KUNIT_EXPECT_EQ(test, 0u, repeat_of(test, NULL, 0));
+	KUNIT_EXPECT_EQ(test, 1u, repeat_of(test, one, 1));
+	KUNIT_EXPECT_EQ(test, 5u, repeat_of(test, up, 5));
+	KUNIT_EXPECT_EQ(test, 7u, repeat_of(test, down, 7));
+}
+
+static void first_repeat_in_batch_order(struct kunit *test)
+{
+	static const u32 adjacent[] = { 4, 4 };
+	static const u32 last[] = { 1, 2, 3, 1 };
+	/* 5 repeats at 3, 2 at 4: the lower index wins, not the lower handle. */
+	static const u32 two[] = { 5, 2, 6, 5, 2 };
+	static const u32 later_pair_first[] = { 9, 8, 8, 9 };
+	static const u32 three_copies[] = { 3, 1, 3, 3 };
+	static const u32 extremes[] = { 0xffffffffu, 0, 0xffffffffu, 0 };
+
+	KUNIT_EXPECT_EQ(test, 1u, repeat_of(test, adjacent, 2));
+	KUNIT_EXPECT_EQ(test, 3u, repeat_of(test, last, 4));
+	KUNIT_EXPECT_EQ(test, 3u, repeat_of(test, two, 5));
+	KUNIT_EXPECT_EQ(test, 2u, repeat_of(test, later_pair_first, 4));
+	KUNIT_EXPECT_EQ(test, 2u, repeat_of(test, three_copies, 4));
+	KUNIT_EXPECT_EQ(test, 2u, repeat_of(test, extremes, 4));
+}
+
+/* Random batches up to the maximum, from a small handle range: many repeats. */
+static void random_batches_match_the_definition(struct kunit *test)
+{
+	struct rnd_state rnd;
+	u32 *h = kunit_kcalloc(test, DRM_VRAMPOOL_BATCH_MAX, sizeof(*h), GFP_KERNEL);
+	u32 round, n, i, range;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	prandom_seed_state(&rnd, 0x5eed);
+	for (round = 0; round < 200; round++) {
+		n = prandom_u32_state(&rnd) % DRM_VRAMPOOL_BATCH_MAX + 1;
+		range = round % 2 ? 4 * n : 0xffffffffu;
+		for (i = 0; i < n; i++)
+			h[i] = prandom_u32_state(&rnd) % range;
+		KUNIT_EXPECT_EQ_MSG(test, repeat_by_pairs(h, n), repeat_of(test, h, n),
+				    "round %u, %u handles", round, n);
+	}
+}
+
+static struct kunit_case vrampool_batch_cases[] = {
+	KUNIT_CASE(distinct_batches),
+	KUNIT_CASE(first_repeat_in_batch_order),
+	KUNIT_CASE(random_batches_match_the_definition),
+	{}
+};
+
+static struct kunit_suite vrampool_batch_suite = {
+	.name = "vrampool_batch",
+	.test_cases = vrampool_batch_cases,
+};
+
+kunit_test_suite(vrampool_batch_suite);

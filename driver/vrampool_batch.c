@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vrampool: the batch ioctls, ALLOC_BATCH and FREE_BATCH (DOC: batches, in
+ * the uapi header): many requests or handles for one system call and one
+ * hold of the client lock, all or nothing.
+ *
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#include <linux/kernel.h>
+#include <linux/overflow.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/uaccess.h>
+#include <linux/wordpart.h>
+
+#include <kunit/visibility.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+
+#include <drm/vrampool_accel.h>
+
+#include "vrampool_alloc.h"
+#include "vrampool_alloc_cache.h"
+#include "vrampool_batch.h"
+#include "vrampool_client.h"
+#include "vrampool_device.h"
+#include "vrampool_macros.h"
+#include "vrampool_modparams.h"
+#include "vrampool_pool.h"
+#include "vrampool_trace.h"
+
+/*
+ * The kernel's copy of an ALLOC_BATCH: the requests, the answers, and per
+ * request its record (a &struct vrampool_alloc for a non-zero size, made
+ * before the client lock is taken) or, once placed, its handle entry.
+ */
+struct alloc_batch {
+	u32 count;
+	/* requests [0, placed) are placed, their handles reserved */
+	u32 placed;
+	/* client->next_handle and client->pages when the batch began */
+	u32 next_handle;
+	u32 pages;
+	struct drm_vrampool_alloc_request *reqs;
+	struct drm_vrampool_alloc_answer *answers;
+	void **entries;
+};
+
+static void *batch_array(u32 count, size_t size)
+{
+	return kvcalloc(count, size, GFP_KERNEL_ACCOUNT);
+}
+
+static void alloc_batch_free(struct alloc_batch *b)
+{
+	u32 i;
+
+	/* Records of requests never placed; placed ones belong to their handles. */
+	if (b->entries)
+		for (i = b->placed; i < b->count; i++)
+			vrampool_alloc_record_free(b->entries[i]);
+	kvfree(b->entries);
+	kvfree(b->answers);
+	kvfree(b->reqs);
+}
+
+/* Checks every request's flags and padding: -EINVAL naming the first bad one. */
+static int check_requests(struct vrampool_device *vdev, struct alloc_batch *b,
+			  struct drm_vrampool_alloc_batch *args)
+{
+	const struct drm_vrampool_alloc_request *req;
+	u32 i;
+
+	for (i = 0; i < b->count; i++) {
+		req = &b->reqs[i];
+		if (vrampool_ioctl_check(vdev, req->flags & ~DRM_VRAMPOOL_ALLOC_FLAGS) ||
+		    vrampool_ioctl_check(vdev, req->pad)) {
+			args->failed = i;
+			args->error.code = DRM_VRAMPOOL_ERR_INVALID_ARGUMENT;
+			args->error.size = req->size;
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Copies the requests in and makes their records, before the client lock. */
+static int alloc_batch_init(struct vrampool_device *vdev, struct alloc_batch *b,
+			    struct drm_vrampool_alloc_batch *args)
+{
+	size_t bytes = array_size(args->count, sizeof(*b->reqs));
+	struct vrampool_alloc *a;
+	u32 i;
+	int ret;
+
+	b->count = args->count;
+	b->reqs = batch_array(b->count, sizeof(*b->reqs));
+	b->answers = batch_array(b->count, sizeof(*b->answers));
+	b->entries = batch_array(b->count, sizeof(*b->entries));
+	if (!b->reqs || !b->answers || !b->entries)
+		return -ENOMEM;
+	if (copy_from_user(b->reqs, u64_to_user_ptr(args->requests), bytes))
+		return -EFAULT;
+	ret = check_requests(vdev, b, args);
+	if (ret)
+		return ret;
+	for (i = 0; i < b->count; i++) {
+		if (!b->reqs[i].size)
+			continue;
+		a = vrampool_alloc_record_new();
+		if (!a)
+			return -ENOMEM;
+		b->entries[i] = a;
+	}
+	return 0;
+}
+
+/*
+ * What no allocation of the batch can change: a request no pool accepts,
+ * or one past max_allocations. Found before anything is placed.
+ */
+static int precheck(struct vrampool_client *client, struct alloc_batch *b,
+		    struct drm_vrampool_alloc_batch *args)
+{
+	u32 limit = vrampool_modparam.max_allocations;
+	u32 room = client->allocations < limit ? limit - client->allocations : 0;
+	u32 i;
+
+	/*
+	 * In the order a single ALLOC checks: its limit, then its route. A
+	 * request like the one before it routes like it (the usual batch).
+	 */
+	for (i = 0; i < b->count && i < room; i++) {
+		if (i && b->reqs[i].size == b->reqs[i - 1].size &&
+		    b->reqs[i].flags == b->reqs[i - 1].flags)
+			continue;
+		if (vrampool_alloc_routable(client, b->reqs[i].size, b->reqs[i].flags))
+			continue;
+		args->failed = i;
+		args->error.code = DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG;
+		args->error.size = b->reqs[i].size;
+		return -EFBIG;
+	}
+	if (b->count <= room)
+		return 0;
+	/* What the ALLOC of request @room would see: the earlier ones counted. */
+	args->failed = room;
+	args->error.code = DRM_VRAMPOOL_ERR_CLIENT_LIMIT;
+	args->error.pool = DRM_VRAMPOOL_LIMIT_ALLOCATIONS;
+	args->error.size = b->reqs[room].size;
+	args->error.capacity = limit;
+	args->error.in_use = (u64)client->allocations + room;
+	return -EDQUOT;
+}
+
+/* Frees what the batch placed, in reverse, and puts the handle cursor back. */
+static void undo(struct vrampool_client *client, struct alloc_batch *b)
+{
+	bool made_pages = client->pages > b->pages;
+
+	while (b->placed) {
+		b->placed--;
+		vrampool_alloc_unplace(client, b->answers[b->placed].handle,
+				       b->entries[b->placed]);
+		b->entries[b->placed] = NULL;
+	}
+	client->next_handle = b->next_handle;
+	/* The pages its requests made go back to the device (DOC: batches). */
+	if (made_pages)
+		vrampool_client_cleanup(client);
+}
+
+/* Places every request in order, or none. */
+static int place_all(struct vrampool_client *client, struct alloc_batch *b,
+		     struct drm_vrampool_alloc_batch *args)
+{
+	struct drm_vrampool_alloc one = {};
+	struct vrampool_alloc pageless, *a;
+	u32 handle;
+	int ret;
+
+	b->next_handle = client->next_handle;
+	b->pages = client->pages;
+	ret = precheck(client, b, args);
+	if (ret)
+		return ret;
+
+	for (; b->placed < b->count; b->placed++) {
+		one.size = b->reqs[b->placed].size;
+		one.flags = b->reqs[b->placed].flags;
+		memset(&one.error, 0, sizeof(one.error));
+		memset(&pageless, 0, sizeof(pageless));
+		a = one.size ? b->entries[b->placed] : &pageless;
+		ret = vrampool_alloc_place(client, &one, a, &handle);
+		if (ret) {
+			args->failed = b->placed;
+			args->error = one.error;
+			undo(client, b);
+			return ret;
+		}
+		vrampool_alloc_answer(a, handle, &b->answers[b->placed]);
+		b->entries[b->placed] = vrampool_alloc_entry(a);
+	}
+	return 0;
+}
+
+/* Makes every placed handle valid; on the unexpected failure, none. */
+static int publish_all(struct vrampool_client *client, struct alloc_batch *b)
+{
+	u32 i;
+	int ret;
+
+	for (i = 0; i < b->count; i++) {
+		ret = vrampool_alloc_publish(client, b->answers[i].handle, b->entries[i]);
+		if (ret)
+			goto err_unpublish;
+	}
+	return 0;
+
+err_unpublish:
+	/* Request i is freed already: the others, published or not, are undone. */
+	b->placed--;
+	b->answers[i] = b->answers[b->placed];
+	b->entries[i] = b->entries[b->placed];
+	b->entries[b->placed] = NULL;
+	undo(client, b);
+	return ret;
+}
+
+static void trace_allocs(struct drm_file *file, const struct alloc_batch *b)
+{
+	const struct drm_vrampool_alloc_answer *ans;
+	u32 i;
+
+	if (!trace_vrampool_alloc_enabled())
+		return;
+	for (i = 0; i < b->count; i++) {
+		ans = &b->answers[i];
+		trace_vrampool_alloc(file->client_id, ans->handle, b->reqs[i].size,
+				     b->reqs[i].flags, ans->pool, ans->page, ans->offset);
+	}
+}
+
+/* Serves a checked, copied-in batch: lock, place, answer, publish. */
+static int alloc_batch_run(struct drm_file *file, struct alloc_batch *b,
+			   struct drm_vrampool_alloc_batch *args)
+{
+	struct vrampool_client *client = file->driver_priv;
+	unsigned long left;
+	int ret;
+
+	ret = mutex_lock_interruptible(&client->lock);
+	if (ret)
+		return ret;
+	ret = place_all(client, b, args);
+	mutex_unlock(&client->lock);
+	if (ret)
+		return ret;
+
+	/*
+	 * No user memory under the client lock (DOC: Locking). Meanwhile the
+	 * handles stay reserved: no other thread can free them, and the
+	 * allocations they name keep their pages and block an install.
+	 */
+	left = copy_to_user(u64_to_user_ptr(args->answers), b->answers,
+			    array_size(b->count, sizeof(*b->answers)));
+
+	/* Uninterruptible: the batch is published or undone, not left. */
+	mutex_lock(&client->lock);
+	if (left) {
+		undo(client, b);
+		ret = -EFAULT;
+	} else {
+		ret = publish_all(client, b);
+	}
+	mutex_unlock(&client->lock);
+	return ret;
+}
+
+/**
+ * vrampool_alloc_batch_ioctl() - DRM_IOCTL_VRAMPOOL_ALLOC_BATCH
+ * @drm: the device
+ * @data: a &struct drm_vrampool_alloc_batch
+ * @file: the client
+ *
+ * Return: 0 with every answer written, or a negative errno with nothing
+ * allocated, &drm_vrampool_alloc_batch.failed and .error saying where and
+ * why (DOC: batches).
+ */
+int vrampool_alloc_batch_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct vrampool_device *vdev = to_vrampool_device(drm);
+	struct drm_vrampool_alloc_batch *args = data;
+	struct alloc_batch b = {};
+	int ret;
+
+	args->failed = DRM_VRAMPOOL_NO_ENTRY;
+	memset(&args->error, 0, sizeof(args->error));
+
+	if (vrampool_ioctl_check(vdev, args->flags || args->pad ||
+				 args->reserved[0] || args->reserved[1]))
+		ret = -EINVAL;
+	else if (vrampool_ioctl_check(vdev, args->count > DRM_VRAMPOOL_BATCH_MAX))
+		ret = -E2BIG;
+	else if (!args->count)
+		ret = 0;
+	else
+		ret = alloc_batch_init(vdev, &b, args);
+	if (!ret && b.count)
+		ret = alloc_batch_run(file, &b, args);
+	if (!ret)
+		trace_allocs(file, &b);
+	alloc_batch_free(&b);
+	trace_vrampool_batch(file->client_id, VRAMPOOL_BATCH_ALLOC, args->count, ret,
+			     args->failed, args->error.code);
+	return ret;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * vrampool_batch_first_repeat() - the first handle of a batch named before
+ * @handles: the batch's handles
+ * @count: how many
+ * @keys: room for @count keys, scratch
+ *
+ * Sorts (handle, index) pairs: O(n log n) and no lookup, where marking each
+ * handle in the handle table would take two more walks of it per handle.
+ *
+ * Return: the lowest index i whose handle some index j < i holds too, or
+ * @count when all differ.
+ */
+VISIBLE_IF_KUNIT u32 vrampool_batch_first_repeat(const u32 *handles, u32 count, u64 *keys)
+{
+	u32 i, first = count;
+
+	for (i = 0; i < count; i++)
+		keys[i] = (u64)handles[i] << 32 | i;
+	sort(keys, count, sizeof(*keys), key_cmp, NULL);
+	/* Among equal handles, ordered by index: each after the first repeats. */
+	for (i = 1; i < count; i++)
+		if (keys[i] >> 32 == keys[i - 1] >> 32)
+			first = min_t(u32, first, lower_32_bits(keys[i]));
+	return first;
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_batch_first_repeat);
+
+/*
+ * Checks every handle of a FREE_BATCH: owned by the file and not named
+ * earlier in the batch; @failed names the first that is either.
+ */
+static int check_handles(struct vrampool_client *client, const u32 *handles, u32 count,
+			 u64 *keys, struct drm_vrampool_free_batch *args)
+{
+	u32 i, repeat = vrampool_batch_first_repeat(handles, count, keys);
+
+	/* A reserved handle (an ALLOC under way) loads as NULL: not found. */
+	for (i = 0; i < repeat; i++) {
+		if (!handles[i] || !xa_load(&client->handles, handles[i])) {
+			args->failed = i;
+			args->code = DRM_VRAMPOOL_ERR_NOT_FOUND;
+			return -ENOENT;
+		}
+	}
+	if (repeat == count)
+		return 0;
+	args->failed = repeat;
+	args->code = DRM_VRAMPOOL_ERR_DUPLICATE_HANDLE;
+	return -EINVAL;
+}
+
+/* Frees a copied-in batch of handles, all or none, under the client lock. */
+static int free_batch_run(struct vrampool_client *client, const u32 *handles, u32 count,
+			  u64 *keys, struct drm_vrampool_free_batch *args)
+{
+	void *entry;
+	u32 i;
+	int ret;
+
+	/* Killable, as FREE (DOC: Locking). */
+	if (mutex_lock_killable(&client->lock))
+		return -EINTR;
+	ret = check_handles(client, handles, count, keys, args);
+	/* Each taken as FREE takes it: the last one stays retired (DOC: retired handle). */
+	for (i = 0; !ret && i < count; i++) {
+		entry = vrampool_alloc_take(client, handles[i]);
+		vrampool_alloc_trace_free(client, handles[i], entry);
+		vrampool_alloc_entry_free(client, entry);
+	}
+	mutex_unlock(&client->lock);
+	return ret;
+}
+
+/**
+ * vrampool_free_batch_ioctl() - DRM_IOCTL_VRAMPOOL_FREE_BATCH
+ * @drm: the device
+ * @data: a &struct drm_vrampool_free_batch
+ * @file: the client
+ *
+ * Return: 0 with every handle freed, or a negative errno with nothing
+ * freed, &drm_vrampool_free_batch.failed and .code saying where and why.
+ */
+int vrampool_free_batch_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct vrampool_device *vdev = to_vrampool_device(drm);
+	struct drm_vrampool_free_batch *args = data;
+	u32 *handles = NULL;
+	u64 *keys = NULL;
+	int ret = 0;
+
+	args->failed = DRM_VRAMPOOL_NO_ENTRY;
+	args->code = 0;
+
+	if (vrampool_ioctl_check(vdev, args->flags || args->reserved))
+		ret = -EINVAL;
+	else if (vrampool_ioctl_check(vdev, args->count > DRM_VRAMPOOL_BATCH_MAX))
+		ret = -E2BIG;
+	if (ret || !args->count)
+		goto out;
+
+	handles = batch_array(args->count, sizeof(*handles));
+	keys = batch_array(args->count, sizeof(*keys));
+	if (!handles || !keys)
+		ret = -ENOMEM;
+	else if (copy_from_user(handles, u64_to_user_ptr(args->handles),
+				array_size(args->count, sizeof(*handles))))
+		ret = -EFAULT;
+	else
+		ret = free_batch_run(file->driver_priv, handles, args->count, keys, args);
+	kvfree(keys);
+	kvfree(handles);
+out:
+	trace_vrampool_batch(file->client_id, VRAMPOOL_BATCH_FREE, args->count, ret,
+			     args->failed, args->code);
+	return ret;
+}
