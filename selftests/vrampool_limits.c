@@ -348,6 +348,7 @@ struct sweep {
 	uint64_t size;
 	uint32_t want_handle;
 	uint64_t cached;		/* a free buffer of this size to make again, or 0 */
+	bool fresh;			/* give the freed buffer back: each try makes one */
 	struct drm_vrampool_alloc a;
 	struct vp_snap before, after;
 };
@@ -437,7 +438,7 @@ static int sweep_succeeded(void *p, char *why, size_t len)
 	}
 	s->want_handle = s->a.handle + 1;	/* handles are cyclic */
 	ret = vp_free(s->fd, s->a.handle);
-	if (!ret && s->cached)
+	if (!ret && (s->cached || s->fresh))
 		ret = vp_cleanup(s->fd);
 	if (ret) {
 		snprintf(why, len, "undoing it: %s", strerror(-ret));
@@ -469,7 +470,7 @@ static void sweep(struct __test_metadata *_metadata, FIXTURE_DATA(limits) *self,
 TEST_F_TIMEOUT(limits, fail_nth_last_allocation, VP_FAULT_TIMEOUT)
 {
 	struct drm_vrampool_pool_entry direct = vp_direct(VP_ABSENT);
-	struct sweep s = { .size = BUF };
+	struct sweep s = { .size = BUF, .fresh = true };
 	struct drm_vrampool_alloc a;
 	uint32_t i;
 
@@ -480,7 +481,11 @@ TEST_F_TIMEOUT(limits, fail_nth_last_allocation, VP_FAULT_TIMEOUT)
 		keep(self, &a);
 	}
 	s.want_handle = self->max_allocations;
-	/* The record, the page, its BO: at least three allocations. */
+	/*
+	 * The record, the page, its BO: at least three allocations. Each
+	 * success is freed and cleaned up, or the next try would reuse the
+	 * cached buffer and allocate nothing but the record.
+	 */
 	sweep(_metadata, self, &s, "ALLOC of the last allocation allowed", 3);
 	VP_ALLOC_OK(self->fd, BUF, 0, &a, "the last allocation allowed");
 	keep(self, &a);
