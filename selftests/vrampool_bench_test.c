@@ -720,7 +720,7 @@ int main(void)
 	cfg.replay_reps = cfg.full ? 5 : 1;
 
 	ksft_print_header();
-	ksft_set_plan(7);
+	ksft_set_plan(8);
 	find_device();
 	ksft_print_msg("%s run on %s, %d repetitions\n", cfg.full ? "full" : "smoke",
 		       dev_path, cfg.reps);
