@@ -5,7 +5,8 @@
 # (/bin/vrampoolctl):
 #
 #  - `record --pid` of a `vrampoolctl run` script records exactly what the
-#    script did (sizes, order, persistent, frees), as a trace that replays;
+#    script did (sizes, order, persistent, frees; a batch's allocations
+#    and frees one by one), as a trace that replays;
 #  - `record --pid` of a replay of a model trace records that trace's
 #    operations exactly (its IDs renamed a1, a2, ... in allocation order);
 #  - `record --client ID --duration` keeps that client alone while another
@@ -96,6 +97,8 @@ alloc a 300
 free b
 free c
 free w
+alloc-batch p=4096 q=12 r=8192:persistent
+free-batch p q
 EOF
 }
 
@@ -110,11 +113,16 @@ alloc a5 300
 free a3
 free a4
 free a2
+alloc a6 4096
+alloc a7 12
+alloc a8 8192 persistent
+free a6
+free a7
 EOF
 
 record_script() {
 	cat_script > "$TMP/script"
-	t "record --pid of a run script: exactly its allocations and frees, in order"
+	t "record --pid of a run script: exactly its allocations and frees (batches too), in order"
 	"$V" run --device "$DEV" "$TMP/script" > "$TMP/run.out" 2>&1 &
 	pid=$!
 	"$V" record --pid "$pid" "$TMP/rec.trace" > "$TMP/rec.out" 2> "$TMP/rec.err"
@@ -125,7 +133,7 @@ record_script() {
 		"$TMP/rec.err" || fail "no 'recording' line"
 	ops "$TMP/rec.trace" > "$TMP/got"
 	cmp -s "$TMP/got" "$TMP/want" || fail "the recorded operations differ"
-	grep -q '^# recorded: 5 allocs (1 persistent), 4 frees, 1 left live; peak live 1069413 bytes; 0 frees of earlier allocations left out; 0 unseen frees; stopped: the process exited$' \
+	grep -q '^# recorded: 8 allocs (2 persistent), 6 frees, 2 left live; peak live 1069413 bytes; 0 frees of earlier allocations left out; 0 unseen frees; stopped: the process exited$' \
 		"$TMP/rec.trace" || fail "not the summary line"
 	end "$TMP/got" "$TMP/rec.err" "$TMP/run.out"
 
@@ -138,9 +146,9 @@ record_script() {
 	rc=$?
 	[ "$rc" = 0 ] || fail "exit $rc"
 	grep -q '^{"ok":true,' "$TMP/out" || fail "not ok"
-	grep -q '"operations":9,"done":9,"allocs":5,"frees":4,"persistent_allocs":1,"peak_live":1069413,' \
+	grep -q '"operations":14,"done":14,"allocs":8,"frees":6,"persistent_allocs":2,"peak_live":1069413,' \
 		"$TMP/out" || fail "not the trace's counts and peak live"
-	grep -q '{"pool":255,"allocs":1}' "$TMP/out" || fail "pool 255 did not serve the persistent one"
+	grep -q '{"pool":255,"allocs":2}' "$TMP/out" || fail "pool 255 did not serve the persistent ones"
 	end "$TMP/out" "$TMP/err"
 }
 
