@@ -125,7 +125,7 @@ objdump -T "$lib" | awk '$NF ~ /^vrampool_/ && ($(NF-1) == "VRAMPOOL_1" || $(NF-
 check "each of the $(wc -l < "$W/declared") functions of vrampool.h is exported at VRAMPOOL_1 or VRAMPOOL_1.1 (userspace/libvrampool.map), and no other" \
 	diff -u "$W/declared" "$W/exported"
 batch_at_1_1() {
-	[ "$(objdump -T "$lib" | awk 'NF > 1 && $(NF-1) == "VRAMPOOL_1.1" { print $NF }' | LC_ALL=C sort | tr '\n' ' ')" = \
+	[ "$(objdump -T "$lib" | awk '$NF ~ /^vrampool_/ && $(NF-1) == "VRAMPOOL_1.1" { print $NF }' | LC_ALL=C sort | tr '\n' ' ')" = \
 	  "vrampool_alloc_batch vrampool_free_batch " ]
 }
 check "the batch functions, and only they, are at VRAMPOOL_1.1" batch_at_1_1
