@@ -497,12 +497,7 @@ static int query_sized(const struct fz_client *c, struct vp_snap *s)
 	ret = vp_query(c->fd, &q);
 	if (ret)
 		return ret;
-	s->generation = q.generation;
-	s->vram_in_use = q.vram_in_use;
-	s->persistent_mode = q.persistent_mode;
-	s->num_pools = q.num_pools;
-	s->size = q.size;
-	s->count = q.size / sizeof(s->pools[0]);
+	vp_snap_set(s, &q);
 	return 0;
 }
 

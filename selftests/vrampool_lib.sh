@@ -31,6 +31,24 @@ check() { # NAME COMMAND...: ok if COMMAND succeeds
 	if "$@"; then ok "$name"; else not_ok "$name"; fi
 }
 
+# A test of several checks: t NAME starts it, each fail WHY adds a reason,
+# end [FILE...] reports it: ok, or not ok with the reasons and the start of
+# each FILE (a command's output).
+name="" why=""
+t() { name=$1; why=""; }
+fail() { why="${why:+$why; }$*"; }
+end() {
+	if [ -z "$why" ]; then
+		ok "$name"
+		return 0
+	fi
+	not_ok "$name"
+	echo "# $why"
+	for f in "$@"; do
+		sed "s|^|# $(basename "$f"): |" "$f" 2> /dev/null | head -n 30
+	done
+}
+
 # totals: the closing "# Totals:" line; fails when a result did.
 totals() {
 	echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"

@@ -41,21 +41,6 @@ fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vrampool_record_test.XXXXXX") || exit 1
 trap 'kill $(jobs -p) 2> /dev/null; rm -rf "$TMP"' EXIT
 
-name="" why=""
-t() { name=$1; why=""; }
-fail() { why="${why:+$why; }$*"; }
-end() {
-	if [ -z "$why" ]; then
-		ok "$name"
-		return 0
-	fi
-	not_ok "$name"
-	echo "# $why"
-	for f in "$@"; do
-		sed "s|^|# $(basename "$f"): |" "$f" 2> /dev/null | head -n 30
-	done
-}
-
 # ops FILE: the operations of a trace, comments and blank lines dropped
 ops() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1"; }
 

@@ -31,19 +31,8 @@ STEPS=3
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vrampool_replay_test.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
-name="" why=""
-t() { name=$1; why=""; }
-fail() { why="${why:+$why; }$*"; }
-end() {
-	if [ -z "$why" ]; then
-		ok "$name"
-		return 0
-	fi
-	not_ok "$name"
-	echo "# $why"
-	sed 's/^/# stdout: /' "$TMP/out" 2> /dev/null | head -n 30
-	sed 's/^/# stderr: /' "$TMP/err" 2> /dev/null | head -n 20
-}
+# Each test reports the replay's output (vrampool_lib.sh's end).
+end_out() { end "$TMP/out" "$TMP/err"; }
 
 # jnum KEY: the first number KEY has in the JSON on stdout
 jnum() { grep -o "\"$1\":[0-9.]*" "$TMP/out" | head -n 1 | cut -d: -f2; }
@@ -83,7 +72,7 @@ trace_model() {
 	f=$(grep -c '^free ' "$TMP/$m.trace")
 	{ [ "$a" -gt 0 ] && [ "$a" = "$f" ]; } || fail "$a allocs, $f frees"
 	{ [ -n "$PEAK" ] && [ "$PEAK" -le $((VRAM / 2)) ]; } || fail "peak live $PEAK above half of $VRAM"
-	end
+	end_out
 }
 
 # replay_json MODEL LAYOUT: replay with LAYOUT, check the figures, print them
@@ -111,7 +100,7 @@ replay_json() {
 	! grep -o '"allocations":[0-9]*' "$TMP/out" | grep -qv ':0$' ||
 		fail "a pool holds allocations at the end"
 	vram_back "$before" || fail "VRAM in use $(vram_in_use), was $before"
-	end
+	end_out
 	echo "# replay $m $l: peak live $live, peak reserved $res, ratio $ratio, $ops ops/s"
 	echo "# replay $m $l: dynamic pools: $(grep -o '"dynamic":{[^}]*}' "$TMP/out")"
 	if [ "$l" = sub-slices ] && [ -n "$ratio" ]; then
@@ -145,7 +134,7 @@ replay_default() {
 	grep -q '^  left live       0 allocations, 0 bytes$' "$TMP/out" || fail "allocations left live"
 	grep -q '^pools at the end of the trace (nothing cleaned up):$' "$TMP/out" || fail "no pool table"
 	[ ! -s "$TMP/err" ] || fail "stderr not empty"
-	end
+	end_out
 	sed -n '2,$p' "$TMP/out" | sed "s/^/# $m: /"
 }
 
@@ -164,7 +153,7 @@ replay_failure() {
 	grep -q '^  peak live       4096 (4.00 KiB)$' "$TMP/out" || fail "not the figures so far"
 	grep -q '^  left live       1 allocation, 4096 bytes$' "$TMP/out" || fail "not one allocation left"
 	vram_back "$before" || fail "VRAM in use $(vram_in_use), was $before"
-	end
+	end_out
 
 	t "replay --json: the failed operation, its call and its error"
 	"$V" replay --device "$DEV" --json "$TMP/fail.trace" exclusive-pages > "$TMP/out" 2> "$TMP/err"
@@ -175,7 +164,7 @@ replay_failure() {
 		fail "not the layout and counts"
 	grep -q '"line":2,"op":"alloc big 1099511627776","call":"ALLOC","error":{"kind":"BufferTooBig","message":"can'"'"'t allocate buffer of size: 1099511627776","errno":27,' "$TMP/out" ||
 		fail "not the error"
-	end
+	end_out
 }
 
 require_module

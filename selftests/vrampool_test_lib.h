@@ -223,6 +223,8 @@ struct vp_snap {
 };
 
 /* Two-step POOL_QUERY into @s (retried if the layout changes in between). */
+/* @s from the answer @q of a POOL_QUERY into @s->pools. */
+void vp_snap_set(struct vp_snap *s, const struct drm_vrampool_pool_query *q);
 int vp_snap_take(int fd, struct vp_snap *s);
 /* vp_snap_take() for a check that explains: 0, or -1 with the error in @why. */
 int vp_snap_take_why(int fd, struct vp_snap *s, char *why, size_t len);

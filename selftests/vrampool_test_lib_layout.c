@@ -32,6 +32,16 @@ int vp_read_props(int fd, struct vp_props *props)
 	return ret;
 }
 
+void vp_snap_set(struct vp_snap *s, const struct drm_vrampool_pool_query *q)
+{
+	s->generation = q->generation;
+	s->vram_in_use = q->vram_in_use;
+	s->persistent_mode = q->persistent_mode;
+	s->num_pools = q->num_pools;
+	s->size = q->size;
+	s->count = q->size / sizeof(s->pools[0]);
+}
+
 int vp_snap_take(int fd, struct vp_snap *s)
 {
 	struct drm_vrampool_pool_query q;
@@ -52,12 +62,7 @@ int vp_snap_take(int fd, struct vp_snap *s)
 			continue;	/* the layout changed in between */
 		if (ret)
 			return ret;
-		s->generation = q.generation;
-		s->vram_in_use = q.vram_in_use;
-		s->persistent_mode = q.persistent_mode;
-		s->num_pools = q.num_pools;
-		s->size = q.size;
-		s->count = q.size / sizeof(s->pools[0]);
+		vp_snap_set(s, &q);
 		return 0;
 	}
 	return -EAGAIN;
