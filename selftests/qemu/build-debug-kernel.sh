@@ -61,7 +61,7 @@ mkdir -p "$OBJ"
 
 start=$(date +%s)
 log "building $SRCVER with $(basename "$FRAGMENT") in ${DIR#"$ROOT"/} (key $KEY)"
-log "about 5 minutes on 2 cores; log: ${DIR#"$ROOT"/}/build.log"
+log "9 to 15 minutes on 2 cores; log: ${DIR#"$ROOT"/}/build.log"
 {
 	make -C "$KSRC" O="$OBJ" allnoconfig
 	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" "$FRAGMENT"
