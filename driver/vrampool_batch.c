@@ -33,9 +33,10 @@
 #include "vrampool_trace.h"
 
 /*
- * The kernel's copy of an ALLOC_BATCH: the requests, the answers, and per
+ * The kernel's copy of an ALLOC_BATCH: the answers, the requests, and per
  * request its record (a &struct vrampool_alloc for a non-zero size, made
- * before the client lock is taken) or, once placed, its handle entry.
+ * before the client lock is taken) or, once placed, its handle entry; the
+ * three arrays in one allocation, @answers first.
  */
 struct alloc_batch {
 	u32 count;
@@ -49,6 +50,10 @@ struct alloc_batch {
 	void **entries;
 };
 
+/*
+ * Zeroed room for @count entries of @size bytes, charged to the caller
+ * (@count is at most DRM_VRAMPOOL_BATCH_MAX: bounded).
+ */
 static void *batch_array(u32 count, size_t size)
 {
 	return kvcalloc(count, size, GFP_KERNEL_ACCOUNT);
@@ -62,9 +67,7 @@ static void alloc_batch_free(struct alloc_batch *b)
 	if (b->entries)
 		for (i = b->placed; i < b->count; i++)
 			vrampool_alloc_record_free(b->entries[i]);
-	kvfree(b->entries);
 	kvfree(b->answers);
-	kvfree(b->reqs);
 }
 
 /* Checks every request's flags and padding: -EINVAL naming the first bad one. */
@@ -97,11 +100,13 @@ static int alloc_batch_init(struct vrampool_device *vdev, struct alloc_batch *b,
 	int ret;
 
 	b->count = args->count;
-	b->reqs = batch_array(b->count, sizeof(*b->reqs));
-	b->answers = batch_array(b->count, sizeof(*b->answers));
-	b->entries = batch_array(b->count, sizeof(*b->entries));
-	if (!b->reqs || !b->answers || !b->entries)
+	/* Each array's entries are multiples of 8 bytes: the next one stays aligned. */
+	b->answers = batch_array(b->count, sizeof(*b->answers) + sizeof(*b->reqs) +
+				 sizeof(*b->entries));
+	if (!b->answers)
 		return -ENOMEM;
+	b->reqs = (void *)(b->answers + b->count);
+	b->entries = (void *)(b->reqs + b->count);
 	if (copy_from_user(b->reqs, u64_to_user_ptr(args->requests), bytes))
 		return -EFAULT;
 	ret = check_requests(vdev, b, args);
@@ -412,8 +417,8 @@ int vrampool_free_batch_ioctl(struct drm_device *drm, void *data, struct drm_fil
 {
 	struct vrampool_device *vdev = to_vrampool_device(drm);
 	struct drm_vrampool_free_batch *args = data;
-	u32 *handles = NULL;
-	u64 *keys = NULL;
+	u32 *handles;
+	u64 *keys;
 	int ret = 0;
 
 	args->failed = DRM_VRAMPOOL_NO_ENTRY;
@@ -426,17 +431,19 @@ int vrampool_free_batch_ioctl(struct drm_device *drm, void *data, struct drm_fil
 	if (ret || !args->count)
 		goto out;
 
-	handles = batch_array(args->count, sizeof(*handles));
-	keys = batch_array(args->count, sizeof(*keys));
-	if (!handles || !keys)
+	/* The keys, then the handles, in one allocation. */
+	keys = batch_array(args->count, sizeof(*keys) + sizeof(*handles));
+	if (!keys) {
 		ret = -ENOMEM;
-	else if (copy_from_user(handles, u64_to_user_ptr(args->handles),
-				array_size(args->count, sizeof(*handles))))
+		goto out;
+	}
+	handles = (u32 *)(keys + args->count);
+	if (copy_from_user(handles, u64_to_user_ptr(args->handles),
+			   array_size(args->count, sizeof(*handles))))
 		ret = -EFAULT;
 	else
 		ret = free_batch_run(file->driver_priv, handles, args->count, keys, args);
 	kvfree(keys);
-	kvfree(handles);
 out:
 	trace_vrampool_batch(file->client_id, VRAMPOOL_BATCH_FREE, args->count, ret,
 			     args->failed, args->code);

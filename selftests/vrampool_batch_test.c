@@ -729,7 +729,7 @@ TEST_F_TIMEOUT(batch, fail_nth_alloc_batch, VP_FAULT_TIMEOUT)
 	ASSERT_EQ(0, vp_cleanup(self->fd));
 	op.ctx = c;
 	op.vram_fd = self->fd;
-	/* The arrays, three records, the handles, pages and their buffers. */
+	/* The arrays (one allocation), three records, the handles, pages and their buffers. */
 	vp_fault_check(_metadata, &op, self->dev.name, 6);
 	free(c);
 }
@@ -758,7 +758,7 @@ static int f_free_succeeded(void *p, char *why, size_t len)
 	return 0;
 }
 
-/* FREE_BATCH's one allocation, its copy of the handles, fails cleanly. */
+/* FREE_BATCH's one allocation, its copy of the handles and sort keys, fails cleanly. */
 TEST_F_TIMEOUT(batch, fail_nth_free_batch, VP_FAULT_TIMEOUT)
 {
 	static const uint64_t sizes[] = { 4096, 0, 1 * MiB, 8 * KiB };
