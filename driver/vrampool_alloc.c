@@ -6,7 +6,9 @@
  */
 
 #include <linux/cleanup.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/xarray.h>
 
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
@@ -68,16 +70,35 @@ static struct vrampool_pool *pool_of_index(struct vrampool_client *client, u32 i
  */
 void vrampool_alloc_entry_free(struct vrampool_client *client, void *entry)
 {
+	struct vrampool_alloc *a = vrampool_alloc_entry_release(client, entry);
+
+	if (a)
+		vrampool_alloc_record_put(client, a);
+}
+
+/**
+ * vrampool_alloc_entry_release() - free the allocation a handle names, but its record
+ * @client: its client, locked
+ * @entry: the handle's entry (DOC: handle entries), out of the handle table
+ *
+ * As vrampool_alloc_entry_free(), for a caller that gives the records of
+ * many back at once.
+ *
+ * Return: the allocation's record, out of its pool, or NULL for a
+ * zero-size allocation, which has none.
+ */
+struct vrampool_alloc *vrampool_alloc_entry_release(struct vrampool_client *client, void *entry)
+{
 	struct vrampool_alloc pageless = {};
 
 	client->allocations--;
 	if (xa_is_value(entry)) {
 		pageless.pool = pool_of_index(client, xa_to_value(entry));
 		vrampool_pool_free(&pageless);
-		return;
+		return NULL;
 	}
 	vrampool_pool_free(entry);
-	vrampool_alloc_record_free(entry);
+	return entry;
 }
 
 static bool wants_persistent(struct vrampool_client *client, u64 size, u32 flags)
@@ -127,6 +148,37 @@ static int check_allocation_limit(struct vrampool_client *client,
 }
 
 /*
+ * Stores @entry (NULL: reserves) at the next handle if its slot is free,
+ * nearly always the case: one walk, in a node that is there already (DOC:
+ * retired handle). False when the slot is taken (after a wrap), the cursor
+ * wrapped to 0, or a node it needs cannot be had without sleeping; then
+ * the search (vrampool_xa_alloc_next()) picks the same handle or the next
+ * free one, reusing any node made here.
+ */
+static bool handle_next_fast(struct vrampool_client *client, void *entry, u32 *handle)
+{
+	u32 next = client->next_handle;
+	XA_STATE(xas, &client->handles, next);
+	bool stored = false;
+
+	if (!next)
+		return false;
+	xas_lock(&xas);
+	if (!xas_load(&xas)) {
+		xas_store(&xas, entry ?: XA_ZERO_ENTRY);
+		stored = !xas_error(&xas);
+		if (stored)
+			xas_clear_mark(&xas, XA_FREE_MARK);
+	}
+	xas_unlock(&xas);
+	if (!stored)
+		return false;
+	*handle = next;
+	client->next_handle = next + 1;
+	return true;
+}
+
+/*
  * The next handle after the last one handed out (vrampool_xa_alloc_next());
  * the retired handle too, only when no other is free (DOC: retired handle).
  */
@@ -134,6 +186,8 @@ static int handle_reserve(struct vrampool_client *client, u32 *handle)
 {
 	int ret;
 
+	if (handle_next_fast(client, NULL, handle))
+		return 0;
 	ret = vrampool_xa_alloc_next(&client->handles, handle, NULL, xa_limit_32b,
 				     &client->next_handle, GFP_KERNEL);
 	if (ret != -EBUSY || !client->retired_handle)
@@ -142,6 +196,29 @@ static int handle_reserve(struct vrampool_client *client, u32 *handle)
 	client->retired_handle = 0;
 	return vrampool_xa_alloc_next(&client->handles, handle, NULL, xa_limit_32b,
 				      &client->next_handle, GFP_KERNEL);
+}
+
+/*
+ * Stores @entry at a new handle, as handle_reserve() would pick it: in one
+ * walk nearly always (handle_next_fast()), else after the search, which
+ * may sleep for memory.
+ */
+static int handle_store(struct vrampool_client *client, void *entry, u32 *handle)
+{
+	int ret;
+
+	if (handle_next_fast(client, entry, handle))
+		return 0;
+	ret = handle_reserve(client, handle);
+	if (ret)
+		return ret;
+	/* Into the slot just reserved: allocates nothing, so cannot fail. */
+	ret = xa_err(xa_store(&client->handles, *handle, entry, GFP_KERNEL));
+	if (ret) {
+		xa_erase(&client->handles, *handle);
+		client->next_handle = *handle;
+	}
+	return ret;
 }
 
 /**
@@ -177,6 +254,82 @@ void *vrampool_alloc_take(struct vrampool_client *client, u32 handle)
 out:
 	xas_unlock(&xas);
 	return entry;
+}
+
+/* The entry at @handles[@i], stepping from @handles[@i - 1] when it is one less. */
+static void *walk_to(struct xa_state *xas, const u32 *handles, u32 i)
+{
+	if (i && handles[i] == handles[i - 1] + 1)
+		return xas_next(xas);
+	xas_set(xas, handles[i]);
+	return xas_load(xas);
+}
+
+/**
+ * vrampool_alloc_first_missing() - the first of a list of handles that names nothing
+ * @client: their client, locked
+ * @handles: the handles
+ * @count: how many
+ *
+ * One walk of the handle table, a step within a node from each handle to
+ * the next one up. Only the client lock's holder changes the table, so
+ * what it finds stays true until the lock is dropped. A reserved or
+ * retired handle names nothing, nor does 0.
+ *
+ * Return: the lowest index whose handle names no allocation, or @count.
+ */
+u32 vrampool_alloc_first_missing(struct vrampool_client *client, const u32 *handles, u32 count)
+{
+	XA_STATE(xas, &client->handles, 0);
+	void *entry;
+	u32 i;
+
+	rcu_read_lock();
+	for (i = 0; i < count && handles[i]; i++) {
+		entry = walk_to(&xas, handles, i);
+		if (!entry || xa_is_zero(entry))
+			break;
+	}
+	rcu_read_unlock();
+	return i;
+}
+
+/**
+ * vrampool_alloc_take_all() - take a list of handles out of use, for FREE_BATCH
+ * @client: their client, locked
+ * @handles: the handles, each naming an allocation (vrampool_alloc_first_missing())
+ *	     and none twice
+ * @count: how many, at least 1
+ * @entries: set to their entries (DOC: handle entries)
+ *
+ * As vrampool_alloc_take() of each in turn, under the table's lock once:
+ * the last handle stays retired (DOC: retired handle), the others and the
+ * handle retired before are erased. First every entry is taken and its
+ * slot kept (a zero entry), in one walk that steps from a handle to the
+ * next one up, as no node can go meanwhile; then the erasures, each from
+ * the root, since an erasure may free a node.
+ */
+void vrampool_alloc_take_all(struct vrampool_client *client, const u32 *handles, u32 count,
+			     void **entries)
+{
+	XA_STATE(xas, &client->handles, 0);
+	u32 i;
+
+	xas_lock(&xas);
+	for (i = 0; i < count; i++) {
+		walk_to(&xas, handles, i);
+		entries[i] = xas_store(&xas, XA_ZERO_ENTRY);
+	}
+	for (i = 0; i + 1 < count; i++) {
+		xas_set(&xas, handles[i]);
+		xas_store(&xas, NULL);
+	}
+	if (client->retired_handle) {
+		xas_set(&xas, client->retired_handle);
+		xas_store(&xas, NULL);
+	}
+	client->retired_handle = handles[count - 1];
+	xas_unlock(&xas);
 }
 
 /*
@@ -223,7 +376,8 @@ static int route(struct vrampool_client *client, u64 size, u32 flags,
  */
 static void periodic_cleanup(struct vrampool_client *client)
 {
-	vrampool_pool_set_cleanup(client->pool_set, false, client->alloc_nr);
+	if (client->alloc_nr >= client->pool_set->periodic_due)
+		vrampool_pool_set_cleanup(client->pool_set, false, client->alloc_nr);
 }
 
 /* ---- quota and reclaim (DOC: reclaim, in vrampool_reclaim.c) ---------- */
@@ -413,6 +567,34 @@ int vrampool_alloc_place(struct vrampool_client *client, struct drm_vrampool_all
 	return 0;
 }
 
+/*
+ * One ALLOC: places @a, then stores it at a new handle in one step
+ * (handle_store()); if that fails for want of memory, the placing is
+ * undone and @a is still the caller's. Placing first is safe: an
+ * allocation no handle names yet is the ioctl's alone, even while a
+ * reclaim has dropped the client lock.
+ */
+static int alloc_one(struct vrampool_client *client, struct drm_vrampool_alloc *args,
+		     struct vrampool_alloc *a, u32 *handle)
+{
+	int ret;
+
+	ret = check_allocation_limit(client, args);
+	if (ret)
+		return ret;
+	ret = client_alloc(client, args, a);
+	if (ret)
+		return ret;
+
+	ret = handle_store(client, vrampool_alloc_entry(a), handle);
+	if (ret) {
+		vrampool_pool_free(a);	/* @a stays the caller's */
+		return ret;
+	}
+	client->allocations++;
+	return 0;
+}
+
 /**
  * vrampool_alloc_entry() - the handle entry of a placed allocation
  * @a: the allocation (DOC: handle entries)
@@ -426,22 +608,34 @@ void *vrampool_alloc_entry(struct vrampool_alloc *a)
 }
 
 /**
- * vrampool_alloc_publish() - make a placed allocation's handle valid
+ * vrampool_alloc_publish() - make placed allocations' handles valid
  * @client: the client, locked
- * @handle: the handle vrampool_alloc_place() reserved
- * @entry: its entry, vrampool_alloc_entry()
+ * @answers: their answers, each with the handle vrampool_alloc_place()
+ *	     reserved for it
+ * @entries: their entries, vrampool_alloc_entry(), in the same order
+ * @count: how many
  *
- * Return: 0; a negative errno (never expected: the slot is reserved) after
- * freeing the allocation and its handle.
+ * One walk of the handle table, under its lock once: from each handle to
+ * the next one up is a step within its node (xas_next()), as a batch's
+ * handles mostly are. Storing into a reserved slot allocates nothing, so
+ * it cannot fail.
  */
-int vrampool_alloc_publish(struct vrampool_client *client, u32 handle, void *entry)
+void vrampool_alloc_publish(struct vrampool_client *client,
+			    const struct drm_vrampool_alloc_answer *answers, void **entries,
+			    u32 count)
 {
-	/* Into the slot reserved: allocates nothing, so cannot fail. */
-	int ret = xa_err(xa_store(&client->handles, handle, entry, GFP_KERNEL));
+	XA_STATE(xas, &client->handles, 0);
+	u32 i;
 
-	if (WARN_ON_ONCE(ret))
-		vrampool_alloc_unplace(client, handle, entry);
-	return ret;
+	xas_lock(&xas);
+	for (i = 0; i < count; i++) {
+		if (i && answers[i].handle == answers[i - 1].handle + 1)
+			xas_next(&xas);
+		else
+			xas_set(&xas, answers[i].handle);
+		xas_store(&xas, entries[i]);
+	}
+	xas_unlock(&xas);
 }
 
 /**
@@ -457,6 +651,21 @@ void vrampool_alloc_unplace(struct vrampool_client *client, u32 handle, void *en
 }
 
 /**
+ * vrampool_alloc_check() - whether an ALLOC's argument is bad
+ * @vdev: the device
+ * @args: the argument's fields userspace passes in
+ *
+ * Return: true for an unknown flag or a must-be-zero field that is not:
+ * the ALLOC fails with -EINVAL, before anything of @args is written.
+ */
+bool vrampool_alloc_check(struct vrampool_device *vdev, const struct drm_vrampool_alloc *args)
+{
+	return vrampool_ioctl_check(vdev, args->flags & ~DRM_VRAMPOOL_ALLOC_FLAGS) ||
+	       vrampool_ioctl_check(vdev, args->pad || args->pad2 ||
+				    args->reserved[0] || args->reserved[1]);
+}
+
+/**
  * vrampool_alloc_ioctl() - DRM_IOCTL_VRAMPOOL_ALLOC
  * @drm: the device
  * @data: a &struct drm_vrampool_alloc
@@ -467,17 +676,24 @@ void vrampool_alloc_unplace(struct vrampool_client *client, u32 handle, void *en
  */
 int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
-	struct vrampool_device *vdev = to_vrampool_device(drm);
+	if (vrampool_alloc_check(to_vrampool_device(drm), data))
+		return -EINVAL;
+	return vrampool_alloc_serve(file, data);
+}
+
+/**
+ * vrampool_alloc_serve() - an ALLOC whose argument vrampool_alloc_check() passed
+ * @file: the client
+ * @args: the argument; every field it gives back is set, whatever the outcome
+ *
+ * Return: as vrampool_alloc_ioctl().
+ */
+int vrampool_alloc_serve(struct drm_file *file, struct drm_vrampool_alloc *args)
+{
 	struct vrampool_client *client = file->driver_priv;
-	struct drm_vrampool_alloc *args = data;
 	struct vrampool_alloc pageless = {}, *a = &pageless;
 	u32 handle;
 	int ret;
-
-	if (vrampool_ioctl_check(vdev, args->flags & ~DRM_VRAMPOOL_ALLOC_FLAGS) ||
-	    vrampool_ioctl_check(vdev, args->pad || args->pad2 ||
-				 args->reserved[0] || args->reserved[1]))
-		return -EINVAL;
 
 	args->handle = 0;
 	args->pool = 0;
@@ -488,34 +704,33 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 	args->page_size = 0;
 	memset(&args->error, 0, sizeof(args->error));
 
-	/* A zero-size request is placed in @pageless, and kept as its pool's index. */
-	if (args->size) {
-		a = vrampool_alloc_record_new();
-		if (!a)
-			return -ENOMEM;
-	}
-
 	ret = mutex_lock_interruptible(&client->lock);
 	if (ret)
-		goto err_free;
+		goto err_trace;
 
-	ret = vrampool_alloc_place(client, args, a, &handle);
+	/* A zero-size request is placed in @pageless, and kept as its pool's index. */
+	if (args->size) {
+		a = vrampool_alloc_record_get(client);
+		if (!a) {
+			ret = -ENOMEM;
+			goto err_unlock;
+		}
+	}
+
+	ret = alloc_one(client, args, a, &handle);
 	if (ret)
-		goto err_unlock;
+		goto err_put;
 	alloc_answer(args, a, handle);
-	ret = vrampool_alloc_publish(client, handle, vrampool_alloc_entry(a));
 	mutex_unlock(&client->lock);
-	if (ret)
-		goto err_trace;	/* @a is freed */
 	trace_vrampool_alloc(file->client_id, args->handle, args->size, args->flags, args->pool,
 			     args->page, args->offset);
 	return 0;
 
+err_put:
+	if (a != &pageless)
+		vrampool_alloc_record_put(client, a);
 err_unlock:
 	mutex_unlock(&client->lock);
-err_free:
-	if (a != &pageless)
-		vrampool_alloc_record_free(a);
 err_trace:
 	trace_vrampool_alloc_refused(file->client_id, args->size, args->flags, ret,
 				     args->error.code);
@@ -571,7 +786,8 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 		return -EINTR;
 	entry = vrampool_alloc_take(client, args->handle);
 	if (entry) {
-		vrampool_alloc_trace_free(client, args->handle, entry);
+		if (trace_vrampool_free_enabled())
+			vrampool_alloc_trace_free(client, args->handle, entry);
 		vrampool_alloc_entry_free(client, entry);
 	}
 	mutex_unlock(&client->lock);

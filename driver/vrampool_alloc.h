@@ -14,13 +14,20 @@ struct drm_vrampool_alloc;
 struct drm_vrampool_alloc_answer;
 struct vrampool_alloc;
 struct vrampool_client;
+struct vrampool_device;
 
 void vrampool_alloc_entry_free(struct vrampool_client *client, void *entry);
+struct vrampool_alloc *vrampool_alloc_entry_release(struct vrampool_client *client, void *entry);
+u32 vrampool_alloc_first_missing(struct vrampool_client *client, const u32 *handles, u32 count);
+void vrampool_alloc_take_all(struct vrampool_client *client, const u32 *handles, u32 count,
+			     void **entries);
 bool vrampool_alloc_routable(struct vrampool_client *client, u64 size, u32 flags);
 int vrampool_alloc_place(struct vrampool_client *client, struct drm_vrampool_alloc *args,
 			 struct vrampool_alloc *a, u32 *handle);
 void *vrampool_alloc_entry(struct vrampool_alloc *a);
-int vrampool_alloc_publish(struct vrampool_client *client, u32 handle, void *entry);
+void vrampool_alloc_publish(struct vrampool_client *client,
+			    const struct drm_vrampool_alloc_answer *answers, void **entries,
+			    u32 count);
 void vrampool_alloc_unplace(struct vrampool_client *client, u32 handle, void *entry);
 void vrampool_alloc_answer(const struct vrampool_alloc *a, u32 handle,
 			   struct drm_vrampool_alloc_answer *ans);
@@ -28,6 +35,8 @@ void *vrampool_alloc_take(struct vrampool_client *client, u32 handle);
 void vrampool_alloc_trace_free(struct vrampool_client *client, u32 handle, void *entry);
 
 int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+bool vrampool_alloc_check(struct vrampool_device *vdev, const struct drm_vrampool_alloc *args);
+int vrampool_alloc_serve(struct drm_file *file, struct drm_vrampool_alloc *args);
 int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int vrampool_cleanup_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int vrampool_set_persistent_mode_ioctl(struct drm_device *drm, void *data,

@@ -15,7 +15,20 @@
 #include <linux/slab.h>
 
 #include "vrampool_alloc_cache.h"
+#include "vrampool_client_types.h"
 #include "vrampool_pool.h"
+
+/**
+ * DOC: spare records
+ *
+ * A runtime frees and allocates again at a high rate. FREE does not give a
+ * record back to the cache at once: its client keeps up to
+ * %VRAMPOOL_SPARE_RECORDS of them (&vrampool_client.spare), and an ALLOC
+ * takes one of those before it asks the cache, so a warm ALLOC and FREE
+ * pair does not go to the slab allocator at all. The spares stay charged
+ * to the memory cgroup that allocated them, like any record; they are few
+ * (about a kilobyte per client) and postclose frees them with the client.
+ */
 
 static struct kmem_cache *alloc_cache;
 
@@ -49,6 +62,21 @@ struct vrampool_alloc *vrampool_alloc_record_new(void)
 }
 
 /**
+ * vrampool_alloc_record_new_bulk() - @count zeroed records at once
+ * @count: how many
+ * @records: room for them
+ *
+ * One call into the slab allocator for a whole batch (kmem_cache_alloc_bulk()).
+ *
+ * Return: true with @count records in @records, or false without memory
+ * and none.
+ */
+bool vrampool_alloc_record_new_bulk(u32 count, void **records)
+{
+	return kmem_cache_alloc_bulk(alloc_cache, GFP_KERNEL | __GFP_ZERO, count, records) == count;
+}
+
+/**
  * vrampool_alloc_record_free() - free a record from vrampool_alloc_record_new()
  * @a: the record, or NULL
  */
@@ -56,4 +84,67 @@ void vrampool_alloc_record_free(struct vrampool_alloc *a)
 {
 	if (a)
 		kmem_cache_free(alloc_cache, a);
+}
+
+/**
+ * vrampool_alloc_record_get() - a zeroed record for a client's new allocation
+ * @client: the client, locked
+ *
+ * One of its spare records (DOC: spare records), else a new one.
+ *
+ * Return: the record, or NULL without memory.
+ */
+struct vrampool_alloc *vrampool_alloc_record_get(struct vrampool_client *client)
+{
+	struct vrampool_alloc *a;
+
+	if (!client->nr_spare)
+		return vrampool_alloc_record_new();
+	a = client->spare[--client->nr_spare];
+	*a = (struct vrampool_alloc){};
+	return a;
+}
+
+/**
+ * vrampool_alloc_record_put() - give back a client's record it no longer uses
+ * @client: the client, locked
+ * @a: the record, out of every pool and the handle table
+ *
+ * Kept as a spare while the client has room for one, else freed.
+ */
+void vrampool_alloc_record_put(struct vrampool_client *client, struct vrampool_alloc *a)
+{
+	if (client->nr_spare < ARRAY_SIZE(client->spare)) {
+		client->spare[client->nr_spare++] = a;
+		return;
+	}
+	vrampool_alloc_record_free(a);
+}
+
+/**
+ * vrampool_alloc_record_put_bulk() - give back many records of a client at once
+ * @client: the client, locked
+ * @records: the records, out of every pool and the handle table; its
+ *	     entries are used up
+ * @count: how many
+ *
+ * The client's room for spares is filled first; the rest go back to the
+ * cache in one call (kmem_cache_free_bulk()).
+ */
+void vrampool_alloc_record_put_bulk(struct vrampool_client *client, void **records, u32 count)
+{
+	while (count && client->nr_spare < ARRAY_SIZE(client->spare))
+		client->spare[client->nr_spare++] = records[--count];
+	if (count)
+		kmem_cache_free_bulk(alloc_cache, count, records);
+}
+
+/**
+ * vrampool_alloc_record_drain() - free a client's spare records
+ * @client: the client, closing
+ */
+void vrampool_alloc_record_drain(struct vrampool_client *client)
+{
+	while (client->nr_spare)
+		vrampool_alloc_record_free(client->spare[--client->nr_spare]);
 }

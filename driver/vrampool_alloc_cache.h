@@ -6,11 +6,19 @@
 #ifndef _VRAMPOOL_ALLOC_CACHE_H_
 #define _VRAMPOOL_ALLOC_CACHE_H_
 
+#include <linux/types.h>
+
 struct vrampool_alloc;
+struct vrampool_client;
 
 int vrampool_alloc_cache_create(void);
 void vrampool_alloc_cache_destroy(void);
 struct vrampool_alloc *vrampool_alloc_record_new(void);
+bool vrampool_alloc_record_new_bulk(u32 count, void **records);
 void vrampool_alloc_record_free(struct vrampool_alloc *a);
+struct vrampool_alloc *vrampool_alloc_record_get(struct vrampool_client *client);
+void vrampool_alloc_record_put(struct vrampool_client *client, struct vrampool_alloc *a);
+void vrampool_alloc_record_put_bulk(struct vrampool_client *client, void **records, u32 count);
+void vrampool_alloc_record_drain(struct vrampool_client *client);
 
 #endif /* _VRAMPOOL_ALLOC_CACHE_H_ */

@@ -90,13 +90,33 @@ static int check_requests(struct vrampool_device *vdev, struct alloc_batch *b,
 	return 0;
 }
 
+/* The requests, field by field (as answers_out()). */
+static int requests_in(struct drm_vrampool_alloc_request *reqs,
+		       const struct drm_vrampool_alloc_request __user *u, u32 count)
+{
+	u32 i;
+
+	if (!user_access_begin(u, array_size(count, sizeof(*u))))
+		return -EFAULT;
+	for (i = 0; i < count; i++) {
+		unsafe_get_user(reqs[i].size, &u[i].size, efault);
+		unsafe_get_user(reqs[i].flags, &u[i].flags, efault);
+		unsafe_get_user(reqs[i].pad, &u[i].pad, efault);
+	}
+	user_access_end();
+	return 0;
+
+efault:
+	user_access_end();
+	return -EFAULT;
+}
+
 /* Copies the requests in and makes their records, before the client lock. */
 static int alloc_batch_init(struct vrampool_device *vdev, struct alloc_batch *b,
 			    struct drm_vrampool_alloc_batch *args)
 {
-	size_t bytes = array_size(args->count, sizeof(*b->reqs));
-	struct vrampool_alloc *a;
-	u32 i;
+	u32 i, records;
+	void *entry;
 	int ret;
 
 	b->count = args->count;
@@ -107,18 +127,24 @@ static int alloc_batch_init(struct vrampool_device *vdev, struct alloc_batch *b,
 		return -ENOMEM;
 	b->reqs = (void *)(b->answers + b->count);
 	b->entries = (void *)(b->reqs + b->count);
-	if (copy_from_user(b->reqs, u64_to_user_ptr(args->requests), bytes))
+	if (requests_in(b->reqs, u64_to_user_ptr(args->requests), b->count))
 		return -EFAULT;
 	ret = check_requests(vdev, b, args);
 	if (ret)
 		return ret;
-	for (i = 0; i < b->count; i++) {
+	for (i = 0, records = 0; i < b->count; i++)
+		records += !!b->reqs[i].size;
+	if (!records)
+		return 0;
+	/* Made together at the front, then each moved to its request, from the back. */
+	if (!vrampool_alloc_record_new_bulk(records, b->entries))
+		return -ENOMEM;
+	for (i = b->count; i-- > 0;) {
 		if (!b->reqs[i].size)
-			continue;
-		a = vrampool_alloc_record_new();
-		if (!a)
-			return -ENOMEM;
-		b->entries[i] = a;
+			continue;	/* its slot is past every record not moved yet */
+		entry = b->entries[--records];
+		b->entries[records] = NULL;
+		b->entries[i] = entry;
 	}
 	return 0;
 }
@@ -212,29 +238,6 @@ static int place_all(struct vrampool_client *client, struct alloc_batch *b,
 	return 0;
 }
 
-/* Makes every placed handle valid; on the unexpected failure, none. */
-static int publish_all(struct vrampool_client *client, struct alloc_batch *b)
-{
-	u32 i;
-	int ret;
-
-	for (i = 0; i < b->count; i++) {
-		ret = vrampool_alloc_publish(client, b->answers[i].handle, b->entries[i]);
-		if (ret)
-			goto err_unpublish;
-	}
-	return 0;
-
-err_unpublish:
-	/* Request i is freed already: the others, published or not, are undone. */
-	b->placed--;
-	b->answers[i] = b->answers[b->placed];
-	b->entries[i] = b->entries[b->placed];
-	b->entries[b->placed] = NULL;
-	undo(client, b);
-	return ret;
-}
-
 static void trace_allocs(struct drm_file *file, const struct alloc_batch *b)
 {
 	const struct drm_vrampool_alloc_answer *ans;
@@ -249,12 +252,40 @@ static void trace_allocs(struct drm_file *file, const struct alloc_batch *b)
 	}
 }
 
+/*
+ * The answers, field by field under one user_access_begin(): a batch's
+ * copy_to_user() would go byte by byte (rep movsb) on many CPUs.
+ */
+static int answers_out(struct drm_vrampool_alloc_answer __user *u,
+		       const struct drm_vrampool_alloc_answer *ans, u32 count)
+{
+	u32 i;
+
+	if (!user_access_begin(u, array_size(count, sizeof(*u))))
+		return -EFAULT;
+	for (i = 0; i < count; i++) {
+		unsafe_put_user(ans[i].handle, &u[i].handle, efault);
+		unsafe_put_user(ans[i].pool, &u[i].pool, efault);
+		unsafe_put_user(ans[i].page, &u[i].page, efault);
+		unsafe_put_user(0, &u[i].pad, efault);
+		unsafe_put_user(ans[i].offset, &u[i].offset, efault);
+		unsafe_put_user(ans[i].padding, &u[i].padding, efault);
+		unsafe_put_user(ans[i].mmap_offset, &u[i].mmap_offset, efault);
+		unsafe_put_user(ans[i].page_size, &u[i].page_size, efault);
+	}
+	user_access_end();
+	return 0;
+
+efault:
+	user_access_end();
+	return -EFAULT;
+}
+
 /* Serves a checked, copied-in batch: lock, place, answer, publish. */
 static int alloc_batch_run(struct drm_file *file, struct alloc_batch *b,
 			   struct drm_vrampool_alloc_batch *args)
 {
 	struct vrampool_client *client = file->driver_priv;
-	unsigned long left;
 	int ret;
 
 	ret = mutex_lock_interruptible(&client->lock);
@@ -270,17 +301,14 @@ static int alloc_batch_run(struct drm_file *file, struct alloc_batch *b,
 	 * handles stay reserved: no other thread can free them, and the
 	 * allocations they name keep their pages and block an install.
 	 */
-	left = copy_to_user(u64_to_user_ptr(args->answers), b->answers,
-			    array_size(b->count, sizeof(*b->answers)));
+	ret = answers_out(u64_to_user_ptr(args->answers), b->answers, b->count);
 
 	/* Uninterruptible: the batch is published or undone, not left. */
 	mutex_lock(&client->lock);
-	if (left) {
+	if (ret)
 		undo(client, b);
-		ret = -EFAULT;
-	} else {
-		ret = publish_all(client, b);
-	}
+	else
+		vrampool_alloc_publish(client, b->answers, b->entries, b->count);
 	mutex_unlock(&client->lock);
 	return ret;
 }
@@ -337,8 +365,10 @@ static int key_cmp(const void *a, const void *b)
  * @count: how many
  * @keys: room for @count keys, scratch
  *
- * Sorts (handle, index) pairs: O(n log n) and no lookup, where marking each
- * handle in the handle table would take two more walks of it per handle.
+ * Handles in increasing order, as a batch of ALLOC_BATCH answers frees
+ * them, all differ: one pass sees that. Otherwise it sorts (handle, index)
+ * pairs: O(n log n) and no lookup, where marking each handle in the handle
+ * table would take two more walks of it per handle.
  *
  * Return: the lowest index i whose handle some index j < i holds too, or
  * @count when all differ.
@@ -346,6 +376,11 @@ static int key_cmp(const void *a, const void *b)
 VISIBLE_IF_KUNIT u32 vrampool_batch_first_repeat(const u32 *handles, u32 count, u64 *keys)
 {
 	u32 i, first = count;
+
+	for (i = 1; i < count && handles[i - 1] < handles[i]; i++)
+		;
+	if (i >= count)
+		return count;
 
 	for (i = 0; i < count; i++)
 		keys[i] = (u64)handles[i] << 32 | i;
@@ -365,15 +400,14 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_batch_first_repeat);
 static int check_handles(struct vrampool_client *client, const u32 *handles, u32 count,
 			 u64 *keys, struct drm_vrampool_free_batch *args)
 {
-	u32 i, repeat = vrampool_batch_first_repeat(handles, count, keys);
+	u32 repeat = vrampool_batch_first_repeat(handles, count, keys);
+	/* A reserved handle (an ALLOC under way) names nothing: not found. */
+	u32 missing = vrampool_alloc_first_missing(client, handles, repeat);
 
-	/* A reserved handle (an ALLOC under way) loads as NULL: not found. */
-	for (i = 0; i < repeat; i++) {
-		if (!handles[i] || !xa_load(&client->handles, handles[i])) {
-			args->failed = i;
-			args->code = DRM_VRAMPOOL_ERR_NOT_FOUND;
-			return -ENOENT;
-		}
+	if (missing < repeat) {
+		args->failed = missing;
+		args->code = DRM_VRAMPOOL_ERR_NOT_FOUND;
+		return -ENOENT;
 	}
 	if (repeat == count)
 		return 0;
@@ -382,24 +416,42 @@ static int check_handles(struct vrampool_client *client, const u32 *handles, u32
 	return -EINVAL;
 }
 
+/*
+ * Frees a checked batch: every handle taken as FREE takes it (the last one
+ * stays retired, DOC: retired handle), every allocation out of its pool,
+ * then the records given back together. @entries has room for @count.
+ */
+static void free_all(struct vrampool_client *client, const u32 *handles, u32 count,
+		     void **entries)
+{
+	struct vrampool_alloc *a;
+	u32 i, records = 0;
+
+	vrampool_alloc_take_all(client, handles, count, entries);
+	for (i = 0; i < count; i++) {
+		if (trace_vrampool_free_enabled())
+			vrampool_alloc_trace_free(client, handles[i], entries[i]);
+		a = vrampool_alloc_entry_release(client, entries[i]);
+		if (a)
+			entries[records++] = a;	/* behind @i: its entry is used */
+	}
+	vrampool_alloc_record_put_bulk(client, entries, records);
+}
+
 /* Frees a copied-in batch of handles, all or none, under the client lock. */
 static int free_batch_run(struct vrampool_client *client, const u32 *handles, u32 count,
 			  u64 *keys, struct drm_vrampool_free_batch *args)
 {
-	void *entry;
-	u32 i;
 	int ret;
 
 	/* Killable, as FREE (DOC: Locking). */
 	if (mutex_lock_killable(&client->lock))
 		return -EINTR;
 	ret = check_handles(client, handles, count, keys, args);
-	/* Each taken as FREE takes it: the last one stays retired (DOC: retired handle). */
-	for (i = 0; !ret && i < count; i++) {
-		entry = vrampool_alloc_take(client, handles[i]);
-		vrampool_alloc_trace_free(client, handles[i], entry);
-		vrampool_alloc_entry_free(client, entry);
-	}
+	/* The sort's keys are done with: their room holds the entries (both 8 bytes). */
+	BUILD_BUG_ON(sizeof(void *) != sizeof(*keys));
+	if (!ret)
+		free_all(client, handles, count, (void **)keys);
 	mutex_unlock(&client->lock);
 	return ret;
 }

@@ -229,6 +229,7 @@ void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 		cond_resched();
 	}
 	xa_destroy(&client->handles);
+	vrampool_alloc_record_drain(client);
 
 	vrampool_pool_set_destroy(client->pool_set);
 	vrampool_pool_destroy(client->persistent);

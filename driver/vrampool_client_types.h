@@ -19,6 +19,9 @@ struct vrampool_client_sysfs;
 struct vrampool_device;
 struct vrampool_pool_set;
 
+/* Records a client keeps for reuse (DOC: spare records, in vrampool_alloc_cache.c). */
+#define VRAMPOOL_SPARE_RECORDS	16
+
 /**
  * struct vrampool_client - what one open file owns
  *
@@ -61,6 +64,13 @@ struct vrampool_client {
 	 * retired handle, in vrampool_alloc.c); 0 if none
 	 */
 	u32 retired_handle;
+	/** @nr_spare: how many of @spare hold a record */
+	u32 nr_spare;
+	/**
+	 * @spare: records of freed allocations, kept for the next ALLOCs
+	 * (DOC: spare records, in vrampool_alloc_cache.c)
+	 */
+	struct vrampool_alloc *spare[VRAMPOOL_SPARE_RECORDS];
 	/** @backing: gives pool pages VRAM buffer objects mapped for @file */
 	struct vrampool_backing backing;
 	/**

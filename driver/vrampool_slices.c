@@ -59,18 +59,6 @@ void vrampool_slices_init(struct vrampool_slices *s, u64 size)
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_slices_init);
 
-/**
- * vrampool_slices_largest_hole() - the largest slice the page can take now
- * @s: the index
- *
- * Return: the size of its largest hole, in O(1).
- */
-u64 vrampool_slices_largest_hole(const struct vrampool_slices *s)
-{
-	return max(subtree_gap(s->root.rb_node), s->tail);
-}
-EXPORT_SYMBOL_IF_KUNIT(vrampool_slices_largest_hole);
-
 /* The first slice, by offset, whose gap is at least @len; NULL if none. */
 static struct vrampool_slice *lowest_gap(struct vrampool_slices *s, u64 len)
 {

@@ -6,6 +6,7 @@
 #ifndef _VRAMPOOL_SLICES_H_
 #define _VRAMPOOL_SLICES_H_
 
+#include <linux/minmax.h>
 #include <linux/rbtree.h>
 #include <linux/types.h>
 
@@ -44,6 +45,20 @@ void vrampool_slices_remove(struct vrampool_slices *s, struct vrampool_slice *sl
 struct vrampool_slice *vrampool_slices_first(const struct vrampool_slices *s);
 struct vrampool_slice *vrampool_slices_next(const struct vrampool_slice *slice);
 u64 vrampool_slices_end(const struct vrampool_slices *s, const struct vrampool_slice *slice);
-u64 vrampool_slices_largest_hole(const struct vrampool_slices *s);
+
+/**
+ * vrampool_slices_largest_hole() - the largest slice the page can take now
+ * @s: the index
+ *
+ * Inline: every ALLOC and FREE of a sliced page asks.
+ *
+ * Return: the size of its largest hole, in O(1).
+ */
+static inline u64 vrampool_slices_largest_hole(const struct vrampool_slices *s)
+{
+	const struct rb_node *rb = s->root.rb_node;
+
+	return max(rb ? rb_entry(rb, struct vrampool_slice, rb)->gap_max : 0, s->tail);
+}
 
 #endif /* _VRAMPOOL_SLICES_H_ */

@@ -3,7 +3,8 @@
  * Allocation failures injected one at a time through fail-nth (see
  * vrampool_test_lib.h) into the allocation ioctls, on the first device of
  * each backend: ALLOC that makes a new page (sliced, direct, persistent), ALLOC
- * served from an existing page, a zero-size (page-less) ALLOC in every pool
+ * served from an existing page (with a new record, and with a spare one,
+ * which allocates nothing), a zero-size (page-less) ALLOC in every pool
  * type, FREE, CLEANUP, and POOL_INSTALL while a mapped persistent
  * allocation lives. (The limit paths are swept by vrampool_limits, under
  * small limits.)
@@ -310,8 +311,13 @@ static int alloc_succeeded(void *p, char *why, size_t len)
 	return 0;
 }
 
-static void alloc_sweep(struct __test_metadata *_metadata, struct ctx *c, const char *name,
-			uint64_t size, uint32_t flags, uint32_t pool, bool new_page)
+/*
+ * Sweeps an ALLOC of @size into @pool that injects at least @min_faults
+ * (0: one documented to allocate nothing, and checked to).
+ */
+static void alloc_sweep_min(struct __test_metadata *_metadata, struct ctx *c, const char *name,
+			    uint64_t size, uint32_t flags, uint32_t pool, bool new_page,
+			    unsigned int min_faults)
 {
 	struct vp_fault_op op = {
 		.name = name,
@@ -324,8 +330,14 @@ static void alloc_sweep(struct __test_metadata *_metadata, struct ctx *c, const 
 	c->flags = flags;
 	c->want_pool = pool;
 	c->cleanup_after = new_page;
+	run(_metadata, &op, c, min_faults);
+}
+
+static void alloc_sweep(struct __test_metadata *_metadata, struct ctx *c, const char *name,
+			uint64_t size, uint32_t flags, uint32_t pool, bool new_page)
+{
 	/* A page: the allocation, its handle, the page, its index, its BO. */
-	run(_metadata, &op, c, new_page ? 3 : 1);
+	alloc_sweep_min(_metadata, c, name, size, flags, pool, new_page, new_page ? 3 : 1);
 }
 
 /*
@@ -368,26 +380,41 @@ TEST_F_TIMEOUT(afault, alloc_making_a_page, VP_FAULT_TIMEOUT)
 	ctx_end(_metadata, c);
 }
 
-/* ALLOC served from a page that is there already: a slice, a free buffer. */
+/*
+ * ALLOC served from a page that is there already: a slice, a free buffer;
+ * each with a new record (the client has no spare record: its only one is
+ * held), and with a spare one, the record of the allocation freed last
+ * (DOC: spare records), which allocates nothing at all.
+ */
 TEST_F_TIMEOUT(afault, alloc_from_an_existing_page, VP_FAULT_TIMEOUT)
 {
 	struct drm_vrampool_pool_entry e[2] = {
 		vp_sliced(64 * KiB, 16 * KiB, VP_ABSENT), vp_direct(VP_ABSENT),
 	};
-	struct drm_vrampool_alloc k, f;
+	struct drm_vrampool_alloc k, f, hold;
 	struct ctx *c = ctx_new(_metadata, self, e, 2,
 				"sliced{64 KiB, max_slice 16 KiB}, direct{}");
 
 	VP_ALLOC_OK(self->fd, 1000, 0, &k, "a slice that keeps the page");
+	c->next_handle = k.handle + 1;
+	alloc_sweep(_metadata, c, "ALLOC of a slice in the page, a new record", 1000, 0, 0,
+		    false);
+	/* The sweep's success was freed: its record is the spare. */
+	alloc_sweep_min(_metadata, c, "ALLOC of a slice in the page, a spare record", 1000, 0,
+			0, false, 0);
+
 	VP_ALLOC_OK(self->fd, 100 * KiB, 0, &f, "a direct buffer, to be free");
 	VP_FREE_OK(self->fd, f.handle, "the direct buffer");
-	c->next_handle = f.handle + 1;	/* cyclic: not the buffer's again */
-
-	alloc_sweep(_metadata, c, "ALLOC of a slice in the page", 1000, 0, 0, false);
-	alloc_sweep(_metadata, c, "ALLOC of the free direct buffer", 100 * KiB, 0, 1, false);
+	VP_ALLOC_OK(self->fd, 1000, 0, &hold, "a slice that takes the spare record");
+	c->next_handle = hold.handle + 1;	/* cyclic: not the buffer's again */
+	alloc_sweep(_metadata, c, "ALLOC of the free direct buffer, a new record", 100 * KiB, 0,
+		    1, false);
+	alloc_sweep_min(_metadata, c, "ALLOC of the free direct buffer, a spare record",
+			100 * KiB, 0, 1, false, 0);
 
 	VP_EXPECT_PAGES(self->fd, 0, "the sliced pool after the sweeps", 1, 64 * KiB);
 	VP_EXPECT_PAGES(self->fd, 1, "the direct pool after the sweeps", 1, 100 * KiB);
+	VP_FREE_OK(self->fd, hold.handle, "the slice that took the spare");
 	VP_FREE_OK(self->fd, k.handle, "the slice");
 	ctx_end(_metadata, c);
 }

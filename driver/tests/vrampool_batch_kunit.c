@@ -68,6 +68,43 @@ static void first_repeat_in_batch_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 2u, repeat_of(test, extremes, 4));
 }
 
+/* An increasing run (the pass that needs no sort) and then what ends it. */
+static void increasing_then_not(struct kunit *test)
+{
+	static const u32 equal_last[] = { 1, 2, 3, 3 };
+	static const u32 back_to_first[] = { 10, 11, 12, 13, 10 };
+	static const u32 drop_no_repeat[] = { 5, 6, 7, 1 };
+	static const u32 to_the_top[] = { 1, 0x7fffffffu, 0xfffffffeu, 0xffffffffu };
+
+	KUNIT_EXPECT_EQ(test, 3u, repeat_of(test, equal_last, 4));
+	KUNIT_EXPECT_EQ(test, 4u, repeat_of(test, back_to_first, 5));
+	KUNIT_EXPECT_EQ(test, 4u, repeat_of(test, drop_no_repeat, 4));
+	KUNIT_EXPECT_EQ(test, 4u, repeat_of(test, to_the_top, 4));
+}
+
+/* Increasing batches, as ALLOC_BATCH answers them, with one handle copied in. */
+static void increasing_batches_with_a_copy(struct kunit *test)
+{
+	struct rnd_state rnd;
+	u32 *h = kunit_kcalloc(test, DRM_VRAMPOOL_BATCH_MAX, sizeof(*h), GFP_KERNEL);
+	u32 round, n, i, from, to;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	prandom_seed_state(&rnd, 0x1ace);
+	for (round = 0; round < 200; round++) {
+		n = prandom_u32_state(&rnd) % DRM_VRAMPOOL_BATCH_MAX + 2;
+		n = min_t(u32, n, DRM_VRAMPOOL_BATCH_MAX);
+		for (i = 0; i < n; i++)
+			h[i] = 100 + i * (1 + round % 3);
+		from = prandom_u32_state(&rnd) % n;
+		to = prandom_u32_state(&rnd) % n;
+		if (round % 4)		/* one in four stays increasing */
+			h[to] = h[from];
+		KUNIT_EXPECT_EQ_MSG(test, repeat_by_pairs(h, n), repeat_of(test, h, n),
+				    "round %u, %u handles, %u copied to %u", round, n, from, to);
+	}
+}
+
 /* Random batches up to the maximum, from a small handle range: many repeats. */
 static void random_batches_match_the_definition(struct kunit *test)
 {
@@ -91,6 +128,8 @@ static struct kunit_case vrampool_batch_cases[] = {
 	KUNIT_CASE(distinct_batches),
 	KUNIT_CASE(first_repeat_in_batch_order),
 	KUNIT_CASE(random_batches_match_the_definition),
+	KUNIT_CASE(increasing_then_not),
+	KUNIT_CASE(increasing_batches_with_a_copy),
 	{}
 };
 
