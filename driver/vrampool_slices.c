@@ -9,7 +9,8 @@
  * placement of a drm_mm with DRM_MM_INSERT_LOW, at a fraction of its memory
  * per slice. Each slice is a node of an rbtree by offset that keeps the
  * hole just before it (its gap) and the largest gap of its subtree; the
- * hole after the last slice (the tail) is kept aside. So the lowest hole
+ * hole after the last slice (the tail) is kept aside, and so is the last
+ * slice itself, where a slice placed in the tail goes. So the lowest hole
  * that fits is found in O(log n) (a subtree whose largest gap is too small
  * is skipped whole), and the largest hole, which the pool's fit tree needs,
  * is known in O(1).
@@ -56,6 +57,7 @@ void vrampool_slices_init(struct vrampool_slices *s, u64 size)
 	s->root = RB_ROOT;
 	s->size = size;
 	s->tail = size;
+	s->last = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_slices_init);
 
@@ -72,7 +74,11 @@ static struct vrampool_slice *lowest_gap(struct vrampool_slices *s, u64 len)
 	return slice_of(rb);
 }
 
-/* Link @slice as the slice just before @next (NULL: after the last one). */
+/*
+ * Link @slice as the slice just before @next: the rightmost place in
+ * @next's left subtree. With @next NULL it becomes the last slice: the
+ * right child of the last one, which has none.
+ */
 static void link_before(struct vrampool_slices *s, struct vrampool_slice *slice,
 			struct vrampool_slice *next)
 {
@@ -81,13 +87,18 @@ static void link_before(struct vrampool_slices *s, struct vrampool_slice *slice,
 	if (next) {
 		parent = &next->rb;
 		link = &parent->rb_left;
-	}
-	while (*link) {		/* the rightmost place in that subtree */
-		parent = *link;
+		while (*link) {
+			parent = *link;
+			link = &parent->rb_right;
+		}
+	} else if (s->last) {
+		parent = &s->last->rb;
 		link = &parent->rb_right;
 	}
 	rb_link_node(&slice->rb, parent, link);
 	rb_insert_augmented(&slice->rb, &s->root, &slices_augment);
+	if (!next)
+		s->last = slice;
 }
 
 /**
@@ -166,11 +177,11 @@ static u64 slice_end(const struct vrampool_slices *s, const struct vrampool_slic
  *
  * The lengths are not kept: a slice ends where the hole after it starts.
  *
- * Return: the offset just past @slice, in O(log n).
+ * Return: the offset just past @slice, in O(log n) (O(1) for the last).
  */
 u64 vrampool_slices_end(const struct vrampool_slices *s, const struct vrampool_slice *slice)
 {
-	return slice_end(s, vrampool_slices_next(slice));
+	return slice_end(s, slice == s->last ? NULL : vrampool_slices_next(slice));
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_slices_end);
 
@@ -183,14 +194,18 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_slices_end);
  */
 void vrampool_slices_remove(struct vrampool_slices *s, struct vrampool_slice *slice)
 {
-	struct vrampool_slice *next = vrampool_slices_next(slice);
+	struct vrampool_slice *next = slice == s->last ? NULL : vrampool_slices_next(slice);
 	u64 freed = slice->gap + slice_end(s, next) - slice->offset;
+	struct rb_node *prev;
 
 	if (next) {
 		next->gap += freed;
 		slices_augment_propagate(&next->rb, NULL);
 	} else {
 		s->tail += freed;
+		/* The last slice has no right child: its predecessor is near. */
+		prev = rb_prev(&slice->rb);
+		s->last = prev ? slice_of(prev) : NULL;
 	}
 	rb_erase_augmented(&slice->rb, &s->root, &slices_augment);
 }

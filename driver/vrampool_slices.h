@@ -37,6 +37,11 @@ struct vrampool_slices {
 	u64 size;
 	/** @tail: the free bytes after the last slice (the whole page if none) */
 	u64 tail;
+	/**
+	 * @last: the slice at the highest offset, NULL if none: a slice goes
+	 * after it, and the last one goes, without a walk of the tree
+	 */
+	struct vrampool_slice *last;
 };
 
 void vrampool_slices_init(struct vrampool_slices *s, u64 size);

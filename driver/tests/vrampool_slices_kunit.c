@@ -72,13 +72,14 @@ static void model_mark(struct model *m, u64 offset, u32 len, bool used)
 /* The index against the model: slices in offset order, their extents, holes. */
 static void model_check(struct model *m)
 {
-	struct vrampool_slice *pos;
+	struct vrampool_slice *pos, *last = NULL;
 	u64 at = 0, end, i;
 	u32 count = 0, k;
 
 	KUNIT_ASSERT_EQ_MSG(m->test, vrampool_slices_largest_hole(&m->idx),
 			    model_largest_hole(m), "step %u", m->step);
 	for (pos = vrampool_slices_first(&m->idx); pos; pos = vrampool_slices_next(pos)) {
+		last = pos;
 		KUNIT_ASSERT_GE_MSG(m->test, pos->offset, at, "step %u: out of order", m->step);
 		for (i = at; i < pos->offset; i++)
 			KUNIT_ASSERT_FALSE_MSG(m->test, m->used[i], "step %u: byte %llu",
@@ -94,6 +95,7 @@ static void model_check(struct model *m)
 	for (i = at; i < MODEL_PAGE; i++)
 		KUNIT_ASSERT_FALSE_MSG(m->test, m->used[i], "step %u: byte %llu", m->step, i);
 	KUNIT_ASSERT_EQ_MSG(m->test, count, m->nlive, "step %u", m->step);
+	KUNIT_ASSERT_PTR_EQ_MSG(m->test, m->idx.last, last, "step %u: the last slice", m->step);
 }
 
 static void model_insert(struct model *m, u32 len)
