@@ -10,8 +10,10 @@
  * (make check) a smoke run takes every measurement with small counts and
  * checks only that each one ran: no timing is ever asserted.
  *
- * The null ioctl, the baseline of most ratios, is measured before each
- * group that is read against it, and its figure takes every sample.
+ * The null ioctl, the baseline of most ratios, is measured with each group
+ * that is read against it, and its figure takes every sample; the warm
+ * pairs and the null ioctl are measured round by round, one repetition of
+ * each per round.
  *
  * Output: a TAP test per figure group, a human table ("# " lines), and one
  * "# @@BENCH {json}" line per figure, which make bench collects into
@@ -260,29 +262,34 @@ static void do_cleanup(int fd)
 /* ---- Measurements -------------------------------------------------------------- */
 
 /*
- * The null ioctl, measured again before each group of figures read against
- * it: its figure is every sample so far, so that a slow spell of the VM
- * while it was measured once does not shift every ratio.
+ * The null ioctl, measured again with each group of figures read against
+ * it (round by round with the warm pairs, bench_warm()): its figure is
+ * every sample so far, so that a slow spell of the VM while it was
+ * measured once does not shift every ratio.
  */
 #define NULL_ROUNDS	4
 static double null_samples[NULL_ROUNDS * MAX_REPS];
 static int null_count;
 
-static void bench_null(int fd)
+/* One more repetition of the null ioctl; its figure takes every one so far. */
+static void null_round(int fd)
 {
-	double s[NULL_ROUNDS * MAX_REPS];
+	double s[NULL_ROUNDS * MAX_REPS], t;
 
-	if (null_count + cfg.reps > NULL_ROUNDS * MAX_REPS)
+	if (null_count == NULL_ROUNDS * MAX_REPS)
 		ksft_exit_fail_msg("null ioctl measured too often\n");
-	for (int r = 0; r < cfg.reps; r++) {
-		double t = now_ns();
-
-		for (int i = 0; i < cfg.iters; i++)
-			get_param(fd, DRM_VRAMPOOL_PARAM_ALIGNMENT);
-		null_samples[null_count++] = (now_ns() - t) / cfg.iters;
-	}
+	t = now_ns();
+	for (int i = 0; i < cfg.iters; i++)
+		get_param(fd, DRM_VRAMPOOL_PARAM_ALIGNMENT);
+	null_samples[null_count++] = (now_ns() - t) / cfg.iters;
 	memcpy(s, null_samples, null_count * sizeof(*s));
 	figure_add("baseline", "null ioctl (GET_PARAM)", "ns", s, null_count, NULL, 0);
+}
+
+static void bench_null(int fd)
+{
+	for (int r = 0; r < cfg.reps; r++)
+		null_round(fd);
 }
 
 /* A warm ALLOC+FREE pair: the page exists, so no buffer object is made. */
@@ -323,39 +330,53 @@ static void bench_fresh(int fd)
 	}
 }
 
+/*
+ * Warm ALLOC+FREE in each pool type, each type in a client of its own (the
+ * persistent pool is the direct client's), measured round by round: each
+ * round takes one repetition of every figure and of the null ioctl, so a
+ * slow spell of the VM falls on one repetition of several figures, which
+ * their medians leave out, rather than on every repetition of one.
+ */
 static void bench_warm(int fd)
 {
 	static const struct {
 		const char *type;
 		uint32_t flags;
+		int client;
 	} types[] = {
-		{ "sliced", 0 }, { "exclusive", 0 }, { "direct", 0 },
-		{ "persistent", DRM_VRAMPOOL_ALLOC_PERSISTENT },
+		{ "sliced", 0, 0 }, { "exclusive", 0, 1 }, { "direct", 0, 2 },
+		{ "persistent", DRM_VRAMPOOL_ALLOC_PERSISTENT, 2 },
 	};
 	static const uint64_t sizes[] = { 4 * KiB, 1 * MiB };
+	struct drm_vrampool_pool_entry e[3] = {
+		sliced(16 * MiB, 2 * MiB), exclusive(16 * MiB), direct(),
+	};
+	double s[4][2][MAX_REPS];
+	int fds[3];
 
+	for (int c = 0; c < 3; c++) {
+		fds[c] = open_dev();
+		install(fds[c], &e[c], 1, DRM_VRAMPOOL_PRESET_NONE);
+	}
+	for (int r = 0; r < cfg.reps; r++) {
+		null_round(fd);
+		for (unsigned int t = 0; t < 4; t++)
+			for (unsigned int k = 0; k < 2; k++)
+				pair(fds[types[t].client], sizes[k], types[t].flags, cfg.iters,
+				     &s[t][k][r]);
+	}
 	for (unsigned int t = 0; t < 4; t++) {
-		struct drm_vrampool_pool_entry e;
-
-		if (t == 0)
-			e = sliced(16 * MiB, 2 * MiB);
-		else if (t == 1)
-			e = exclusive(16 * MiB);
-		else
-			e = direct();
-		install(fd, &e, 1, DRM_VRAMPOOL_PRESET_NONE);
 		for (unsigned int k = 0; k < 2; k++) {
-			double s[MAX_REPS];
 			char name[96];
 
-			for (int r = 0; r < cfg.reps; r++)
-				pair(fd, sizes[k], types[t].flags, cfg.iters, &s[r]);
 			snprintf(name, sizeof(name), "warm ALLOC+FREE %s %s", types[t].type,
 				 k ? "1 MiB" : "4 KiB");
-			figure_add("hot path", name, "ns", s, cfg.reps, "null ioctl (GET_PARAM)", 2);
+			figure_add("hot path", name, "ns", s[t][k], cfg.reps,
+				   "null ioctl (GET_PARAM)", 2);
 		}
-		do_cleanup(fd);
 	}
+	for (int c = 0; c < 3; c++)
+		close(fds[c]);
 }
 
 /* The pair cost while N slices live in the same sliced pool. */
@@ -747,7 +768,6 @@ int main(void)
 	bench_null(fd);
 	bench_fresh(fd);
 	ksft_test_result_pass("baselines: null ioctl, fresh buffer objects\n");
-	bench_null(fd);
 	bench_warm(fd);
 	ksft_test_result_pass("warm ALLOC+FREE in each pool type\n");
 	bench_null(fd);
