@@ -47,8 +47,8 @@
  * in its part of the handle table: erasing it would free the xarray nodes
  * on the path to it (through RCU), and the next ALLOC, one handle on, would
  * allocate them again. FREE instead leaves the handle it takes reserved
- * (an xarray zero entry: it loads as NULL, like a handle an ALLOC under
- * way reserved, so a FREE of it finds nothing) and erases the one it had
+ * (an xarray zero entry: it loads as NULL, like a handle an ALLOC_BATCH
+ * under way reserved, so a FREE of it finds nothing) and erases the one it had
  * retired before. Neighbouring handles share their nodes, so the table
  * allocates and frees a node only once every XA_CHUNK_SIZE handles. The
  * one retired handle is never handed out, but for the wrap of a table
@@ -179,15 +179,14 @@ static bool handle_next_fast(struct vrampool_client *client, void *entry, u32 *h
 }
 
 /*
- * The next handle after the last one handed out (vrampool_xa_alloc_next());
- * the retired handle too, only when no other is free (DOC: retired handle).
+ * The search for a handle to reserve: the next one after the last handed
+ * out that is free (vrampool_xa_alloc_next()); the retired handle too,
+ * only when no other is free (DOC: retired handle).
  */
-static int handle_reserve(struct vrampool_client *client, u32 *handle)
+static int handle_search(struct vrampool_client *client, u32 *handle)
 {
 	int ret;
 
-	if (handle_next_fast(client, NULL, handle))
-		return 0;
 	ret = vrampool_xa_alloc_next(&client->handles, handle, NULL, xa_limit_32b,
 				     &client->next_handle, GFP_KERNEL);
 	if (ret != -EBUSY || !client->retired_handle)
@@ -198,10 +197,18 @@ static int handle_reserve(struct vrampool_client *client, u32 *handle)
 				      &client->next_handle, GFP_KERNEL);
 }
 
+/* Reserves a new handle: in one walk nearly always, else after the search. */
+static int handle_reserve(struct vrampool_client *client, u32 *handle)
+{
+	if (handle_next_fast(client, NULL, handle))
+		return 0;
+	return handle_search(client, handle);
+}
+
 /*
- * Stores @entry at a new handle, as handle_reserve() would pick it: in one
- * walk nearly always (handle_next_fast()), else after the search, which
- * may sleep for memory.
+ * Stores @entry at a new handle, the one handle_reserve() would pick: in
+ * one walk nearly always, else after the search, which may sleep for
+ * memory.
  */
 static int handle_store(struct vrampool_client *client, void *entry, u32 *handle)
 {
@@ -209,7 +216,7 @@ static int handle_store(struct vrampool_client *client, void *entry, u32 *handle
 
 	if (handle_next_fast(client, entry, handle))
 		return 0;
-	ret = handle_reserve(client, handle);
+	ret = handle_search(client, handle);
 	if (ret)
 		return ret;
 	/* Into the slot just reserved: allocates nothing, so cannot fail. */
@@ -221,22 +228,18 @@ static int handle_store(struct vrampool_client *client, void *entry, u32 *handle
 	return ret;
 }
 
-/**
- * vrampool_alloc_take() - take a handle out of use, for FREE
- * @client: its client, locked
- * @handle: the handle
- *
- * Takes the entry @handle names out of use but leaves the handle reserved,
- * erasing the handle retired before (DOC: retired handle). A handle
- * reserved by an ALLOC still under way names nothing: erasing it would
- * drop the reservation while that ALLOC, reclaiming without the client
- * lock, still counts on it. One walk and one lock: replacing an entry with
- * the zero entry allocates nothing.
+/*
+ * FREE's take: the entry @handle names, out of use, the handle left
+ * reserved and the one retired before erased (DOC: retired handle). A
+ * handle an ALLOC_BATCH still under way reserved names nothing: erasing it
+ * would drop the reservation while that batch, copying its answers out
+ * without the client lock, still counts on it. One walk and one lock:
+ * replacing an entry with the zero entry allocates nothing.
  *
  * Return: the entry (DOC: handle entries), or NULL, and nothing changed,
  * if @handle names no allocation.
  */
-void *vrampool_alloc_take(struct vrampool_client *client, u32 handle)
+static void *alloc_take(struct vrampool_client *client, u32 handle)
 {
 	XA_STATE(xas, &client->handles, handle);
 	void *entry;
@@ -256,12 +259,18 @@ out:
 	return entry;
 }
 
-/* The entry at @handles[@i], stepping from @handles[@i - 1] when it is one less. */
-static void *walk_to(struct xa_state *xas, const u32 *handles, u32 i)
+/*
+ * Moves @xas to @handle and loads its entry: one step (xas_next()) when
+ * @xas stands at a node and @handle is the next index up, else a walk from
+ * the root. A walk over a list of handles, mostly consecutive, so costs
+ * about one step each. (A fresh state is no node: xas_next() would load
+ * its own index again.)
+ */
+static void *walk_to(struct xa_state *xas, u32 handle)
 {
-	if (i && handles[i] == handles[i - 1] + 1)
+	if (xas_is_node(xas) && xas->xa_index + 1 == handle)
 		return xas_next(xas);
-	xas_set(xas, handles[i]);
+	xas_set(xas, handle);
 	return xas_load(xas);
 }
 
@@ -271,8 +280,7 @@ static void *walk_to(struct xa_state *xas, const u32 *handles, u32 i)
  * @handles: the handles
  * @count: how many
  *
- * One walk of the handle table, a step within a node from each handle to
- * the next one up. Only the client lock's holder changes the table, so
+ * One walk of the handle table (walk_to()). Only the client lock's holder changes the table, so
  * what it finds stays true until the lock is dropped. A reserved or
  * retired handle names nothing, nor does 0.
  *
@@ -286,7 +294,7 @@ u32 vrampool_alloc_first_missing(struct vrampool_client *client, const u32 *hand
 
 	rcu_read_lock();
 	for (i = 0; i < count && handles[i]; i++) {
-		entry = walk_to(&xas, handles, i);
+		entry = walk_to(&xas, handles[i]);
 		if (!entry || xa_is_zero(entry))
 			break;
 	}
@@ -302,12 +310,12 @@ u32 vrampool_alloc_first_missing(struct vrampool_client *client, const u32 *hand
  * @count: how many, at least 1
  * @entries: set to their entries (DOC: handle entries)
  *
- * As vrampool_alloc_take() of each in turn, under the table's lock once:
+ * As FREE's take of each in turn, under the table's lock once:
  * the last handle stays retired (DOC: retired handle), the others and the
  * handle retired before are erased. First every entry is taken and its
- * slot kept (a zero entry), in one walk that steps from a handle to the
- * next one up, as no node can go meanwhile; then the erasures, each from
- * the root, since an erasure may free a node.
+ * slot kept (a zero entry), in one walk (walk_to()), as no node can go
+ * meanwhile; then the erasures, each from the root, since an erasure may
+ * free a node.
  */
 void vrampool_alloc_take_all(struct vrampool_client *client, const u32 *handles, u32 count,
 			     void **entries)
@@ -317,7 +325,7 @@ void vrampool_alloc_take_all(struct vrampool_client *client, const u32 *handles,
 
 	xas_lock(&xas);
 	for (i = 0; i < count; i++) {
-		walk_to(&xas, handles, i);
+		walk_to(&xas, handles[i]);
 		entries[i] = xas_store(&xas, XA_ZERO_ENTRY);
 	}
 	for (i = 0; i + 1 < count; i++) {
@@ -615,10 +623,9 @@ void *vrampool_alloc_entry(struct vrampool_alloc *a)
  * @entries: their entries, vrampool_alloc_entry(), in the same order
  * @count: how many
  *
- * One walk of the handle table, under its lock once: from each handle to
- * the next one up is a step within its node (xas_next()), as a batch's
- * handles mostly are. Storing into a reserved slot allocates nothing, so
- * it cannot fail.
+ * One walk of the handle table, under its lock once (walk_to(): a batch's
+ * handles mostly follow each other). Storing into a reserved slot
+ * allocates nothing, so it cannot fail.
  */
 void vrampool_alloc_publish(struct vrampool_client *client,
 			    const struct drm_vrampool_alloc_answer *answers, void **entries,
@@ -629,10 +636,7 @@ void vrampool_alloc_publish(struct vrampool_client *client,
 
 	xas_lock(&xas);
 	for (i = 0; i < count; i++) {
-		if (i && answers[i].handle == answers[i - 1].handle + 1)
-			xas_next(&xas);
-		else
-			xas_set(&xas, answers[i].handle);
+		walk_to(&xas, answers[i].handle);
 		xas_store(&xas, entries[i]);
 	}
 	xas_unlock(&xas);
@@ -784,7 +788,7 @@ int vrampool_free_ioctl(struct drm_device *drm, void *data, struct drm_file *fil
 	/* Killable: a reader of the pools need not wait in D state (DOC: Locking). */
 	if (mutex_lock_killable(&client->lock))
 		return -EINTR;
-	entry = vrampool_alloc_take(client, args->handle);
+	entry = alloc_take(client, args->handle);
 	if (entry) {
 		if (trace_vrampool_free_enabled())
 			vrampool_alloc_trace_free(client, args->handle, entry);

@@ -31,7 +31,6 @@ void vrampool_alloc_publish(struct vrampool_client *client,
 void vrampool_alloc_unplace(struct vrampool_client *client, u32 handle, void *entry);
 void vrampool_alloc_answer(const struct vrampool_alloc *a, u32 handle,
 			   struct drm_vrampool_alloc_answer *ans);
-void *vrampool_alloc_take(struct vrampool_client *client, u32 handle);
 void vrampool_alloc_trace_free(struct vrampool_client *client, u32 handle, void *entry);
 
 int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

@@ -253,8 +253,9 @@ static void trace_allocs(struct drm_file *file, const struct alloc_batch *b)
 }
 
 /*
- * The answers, field by field under one user_access_begin(): a batch's
- * copy_to_user() would go byte by byte (rep movsb) on many CPUs.
+ * The answers, field by field under one user_access_begin(), as the fast
+ * entry writes ALLOC's (DOC: fast entry): a copy_to_user() of the array is
+ * a rep movsb, which emulation (QEMU's TCG) runs byte by byte.
  */
 static int answers_out(struct drm_vrampool_alloc_answer __user *u,
 		       const struct drm_vrampool_alloc_answer *ans, u32 count)

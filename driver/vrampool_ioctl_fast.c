@@ -24,7 +24,8 @@
  *
  * ALLOC and FREE are the calls a runtime makes thousands of times a second.
  * drm_ioctl() copies an ioctl's whole argument in, and out again, with
- * copy_from_user() and copy_to_user(); for ALLOC's 120 bytes that copy
+ * copy_from_user() and copy_to_user(); for ALLOC's 120 bytes, where that
+ * copy is a rep movsb run byte by byte (as in the test VM, QEMU's TCG), it
  * costs about as much as the allocation itself. So vrampool_ioctl() hands
  * these two commands, exactly as <drm/vrampool_accel.h> encodes them, to
  * vrampool_ioctl_fast(), which reads only the fields the call takes in and
@@ -36,6 +37,11 @@
  * answer and error fields are all written back, whatever it returns; a
  * fault in either direction is -EFAULT. No field is written that the
  * handler did not set: nothing of the kernel's stack reaches userspace.
+ * One difference follows: an argument userspace may read but not write
+ * fails only where something is written back (an ALLOC past its checks,
+ * -EFAULT after the allocation is made, as with drm_ioctl()); a FREE, or
+ * an ALLOC refused with -EINVAL, from read-only memory does what it says,
+ * where drm_ioctl() would also fail its copy out with -EFAULT.
  *
  * What drm_ioctl() does around a handler still holds. The device is
  * entered first (vrampool_ioctl_enter(), which also stands for

@@ -6,7 +6,8 @@
  *   freed, whether it is NULL or runs into an unmapped page.
  * - An argument it cannot write back (read-only) is EFAULT after the
  *   allocation is made, as drm_ioctl()'s copy out would be: the
- *   allocation is the file's, and close() frees it.
+ *   allocation is the file's. A FREE from read-only memory, which writes
+ *   nothing back, frees it.
  * - Every answer and error field is written back on success and on
  *   failure, whatever it held before; the input fields stay as they were.
  *   A refused argument (EINVAL) is left byte for byte as it was.
@@ -92,6 +93,7 @@ TEST_F(fast_entry, unwritable_answer_is_efault_after_the_allocation)
 	long page = sysconf(_SC_PAGESIZE);
 	struct drm_vrampool_alloc *a;
 	struct drm_vrampool_alloc next;
+	struct drm_vrampool_free *f;
 	char *map;
 
 	map = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -105,12 +107,21 @@ TEST_F(fast_entry, unwritable_answer_is_efault_after_the_allocation)
 		TH_LOG("drm_ioctl() makes the allocation before its copy out fails");
 	}
 	EXPECT_EQ(0u, a->handle) TH_LOG("nothing was written");
+
+	/* A FREE from read-only memory writes nothing back: it frees (DOC: fast entry). */
+	ASSERT_EQ(0, mprotect(map, page, PROT_READ | PROT_WRITE));
+	f = (void *)map;
+	memset(f, 0, sizeof(*f));
+	f->handle = 1;
+	ASSERT_EQ(0, mprotect(map, page, PROT_READ));
+	EXPECT_EQ(0, raw_ioctl(self->c.fd, DRM_IOCTL_VRAMPOOL_FREE, f));
+	EXPECT_EQ(0u, live_allocations(_metadata, self->c.fd)) TH_LOG("the read-only FREE");
 	munmap(map, page);
 
-	/* It took handle 1: the next ALLOC answers 2, and FREE of 1 works. */
+	/* It took handle 1, freed above: the next ALLOC answers 2. */
 	ASSERT_EQ(0, vp_alloc(self->c.fd, 4096, 0, &next));
 	EXPECT_EQ(2u, next.handle);
-	EXPECT_EQ(0, vp_free(self->c.fd, 1));
+	EXPECT_EQ(-ENOENT, vp_free(self->c.fd, 1));
 	EXPECT_EQ(0, vp_free(self->c.fd, next.handle));
 	EXPECT_EQ(0u, live_allocations(_metadata, self->c.fd));
 }
