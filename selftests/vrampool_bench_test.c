@@ -13,7 +13,7 @@
  * The null ioctl, the baseline of most ratios, is measured with each group
  * that is read against it, and its figure takes every sample; the warm
  * pairs and the null ioctl are measured round by round, one repetition of
- * each per round.
+ * each per round, and so are the batch sizes.
  *
  * Output: a TAP test per figure group, a human table ("# " lines), and one
  * "# @@BENCH {json}" line per figure, which make bench collects into
@@ -263,7 +263,7 @@ static void do_cleanup(int fd)
 
 /*
  * The null ioctl, measured again with each group of figures read against
- * it (round by round with the warm pairs, bench_warm()): its figure is
+ * it (round by round with the warm pairs and the batches): its figure is
  * every sample so far, so that a slow spell of the VM while it was
  * measured once does not shift every ratio.
  */
@@ -675,34 +675,39 @@ static void bench_batch(int fd)
 	struct drm_vrampool_pool_entry e = sliced(16 * MiB, 1 * MiB);
 	struct drm_vrampool_alloc_request reqs[256];
 	struct drm_vrampool_alloc_answer ans[256];
+	double sa[4][MAX_REPS], sf[4][MAX_REPS], sp[4][MAX_REPS], ta, tf;
 	uint32_t h[256];
+	char name[96];
 
 	memset(reqs, 0, sizeof(reqs));
 	for (int i = 0; i < 256; i++)
 		reqs[i].size = 4 * KiB;
 	install(fd, &e, 1, DRM_VRAMPOOL_PRESET_NONE);
-	for (unsigned int k = 0; k < 4; k++) {
-		uint32_t n = sizes[k];
-		int loops = cfg.iters / (int)n > 0 ? cfg.iters / (int)n : 1;
-		double sa[MAX_REPS], sf[MAX_REPS], sp[MAX_REPS];
-		char name[96];
+	for (unsigned int k = 0; k < 4; k++)
+		batch_round(fd, reqs, ans, h, sizes[k], &ta, &tf);	/* warm */
+	/* Round by round, as bench_warm(): one repetition of each size and of the null ioctl. */
+	for (int r = 0; r < cfg.reps; r++) {
+		null_round(fd);
+		for (unsigned int k = 0; k < 4; k++) {
+			uint32_t n = sizes[k];
+			int loops = cfg.iters / (int)n > 0 ? cfg.iters / (int)n : 1;
 
-		batch_round(fd, reqs, ans, h, n, &sa[0], &sf[0]);	/* warm */
-		for (int r = 0; r < cfg.reps; r++) {
-			double ta = 0, tf = 0;
-
+			ta = tf = 0;
 			for (int i = 0; i < loops; i++)
 				batch_round(fd, reqs, ans, h, n, &ta, &tf);
-			sa[r] = ta / loops / n;
-			sf[r] = tf / loops / n;
-			sp[r] = sa[r] + sf[r];
+			sa[k][r] = ta / loops / n;
+			sf[k][r] = tf / loops / n;
+			sp[k][r] = sa[k][r] + sf[k][r];
 		}
-		snprintf(name, sizeof(name), "batched ALLOC per allocation, batch %u", n);
-		figure_add("batch", name, "ns", sa, cfg.reps, "null ioctl (GET_PARAM)", 1);
-		snprintf(name, sizeof(name), "batched FREE per allocation, batch %u", n);
-		figure_add("batch", name, "ns", sf, cfg.reps, "null ioctl (GET_PARAM)", 1);
-		snprintf(name, sizeof(name), "batched ALLOC+FREE per allocation, batch %u", n);
-		figure_add("batch", name, "ns", sp, cfg.reps, "null ioctl (GET_PARAM)", 1);
+	}
+	for (unsigned int k = 0; k < 4; k++) {
+		snprintf(name, sizeof(name), "batched ALLOC per allocation, batch %u", sizes[k]);
+		figure_add("batch", name, "ns", sa[k], cfg.reps, "null ioctl (GET_PARAM)", 1);
+		snprintf(name, sizeof(name), "batched FREE per allocation, batch %u", sizes[k]);
+		figure_add("batch", name, "ns", sf[k], cfg.reps, "null ioctl (GET_PARAM)", 1);
+		snprintf(name, sizeof(name), "batched ALLOC+FREE per allocation, batch %u",
+			 sizes[k]);
+		figure_add("batch", name, "ns", sp[k], cfg.reps, "null ioctl (GET_PARAM)", 1);
 	}
 	do_cleanup(fd);
 }
@@ -775,7 +780,6 @@ int main(void)
 	ksft_test_result_pass("ALLOC+FREE with 10^2 live slices and more\n");
 	bench_install(fd);
 	ksft_test_result_pass("POOL_INSTALL of a preset and of 254 pools\n");
-	bench_null(fd);
 	bench_batch(fd);
 	ksft_test_result_pass("batched ALLOC and FREE of 1, 16, 64 and 256 allocations\n");
 	close(fd);

@@ -203,7 +203,7 @@ record_client() {
 	[ "$rc" = 0 ] || fail "record: exit $rc"
 	ops "$TMP/all.trace" > "$TMP/got"
 	printf 'alloc a1 4096\nfree a1\n' > "$TMP/want3"
-	cmp -s "$TMP/got" "$TMP/want3" || fail "not the script's two operations"
+	cmp -s "$TMP/got" "$TMP/want3" || fail "not the script's two operations: $(tr '\n' ';' < "$TMP/got")"
 	grep -q "stopped: SIGTERM$" "$TMP/all.trace" || fail "not stopped by SIGTERM"
 	tracefs_clean
 	end "$TMP/got" "$TMP/rec.err"
