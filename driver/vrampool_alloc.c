@@ -148,7 +148,7 @@ static int check_allocation_limit(struct vrampool_client *client,
 }
 
 /*
- * Stores @entry (NULL: reserves) at the next handle if its slot is free,
+ * Stores @entry at the next handle if its slot is free,
  * nearly always the case: one walk, in a node that is there already (DOC:
  * retired handle). False when the slot is taken (after a wrap), the cursor
  * wrapped to 0, or a node it needs cannot be had without sleeping; then
@@ -165,7 +165,7 @@ static bool handle_next_fast(struct vrampool_client *client, void *entry, u32 *h
 		return false;
 	xas_lock(&xas);
 	if (!xas_load(&xas)) {
-		xas_store(&xas, entry ?: XA_ZERO_ENTRY);
+		xas_store(&xas, entry);
 		stored = !xas_error(&xas);
 		if (stored)
 			xas_clear_mark(&xas, XA_FREE_MARK);
@@ -197,18 +197,9 @@ static int handle_search(struct vrampool_client *client, u32 *handle)
 				      &client->next_handle, GFP_KERNEL);
 }
 
-/* Reserves a new handle: in one walk nearly always, else after the search. */
-static int handle_reserve(struct vrampool_client *client, u32 *handle)
-{
-	if (handle_next_fast(client, NULL, handle))
-		return 0;
-	return handle_search(client, handle);
-}
-
 /*
- * Stores @entry at a new handle, the one handle_reserve() would pick: in
- * one walk nearly always, else after the search, which may sleep for
- * memory.
+ * Stores @entry at a new handle: the next one, in one walk nearly always,
+ * else the one the search picks, which may sleep for memory.
  */
 static int handle_store(struct vrampool_client *client, void *entry, u32 *handle)
 {
@@ -310,12 +301,12 @@ u32 vrampool_alloc_first_missing(struct vrampool_client *client, const u32 *hand
  * @count: how many, at least 1
  * @entries: set to their entries (DOC: handle entries)
  *
- * As FREE's take of each in turn, under the table's lock once:
- * the last handle stays retired (DOC: retired handle), the others and the
- * handle retired before are erased. First every entry is taken and its
- * slot kept (a zero entry), in one walk (walk_to()), as no node can go
- * meanwhile; then the erasures, each from the root, since an erasure may
- * free a node.
+ * As FREE's take of each in turn, under the table's lock once: the last
+ * handle stays retired (DOC: retired handle), the others and the handle
+ * retired before are erased. One walk (walk_to()): an erasure that frees
+ * a node leaves the state at a node above, from which the step to the
+ * next index still finds it, as a walk that erases what it visits
+ * expects of the xarray.
  */
 void vrampool_alloc_take_all(struct vrampool_client *client, const u32 *handles, u32 count,
 			     void **entries)
@@ -326,11 +317,7 @@ void vrampool_alloc_take_all(struct vrampool_client *client, const u32 *handles,
 	xas_lock(&xas);
 	for (i = 0; i < count; i++) {
 		walk_to(&xas, handles[i]);
-		entries[i] = xas_store(&xas, XA_ZERO_ENTRY);
-	}
-	for (i = 0; i + 1 < count; i++) {
-		xas_set(&xas, handles[i]);
-		xas_store(&xas, NULL);
+		entries[i] = xas_store(&xas, i + 1 < count ? NULL : XA_ZERO_ENTRY);
 	}
 	if (client->retired_handle) {
 		xas_set(&xas, client->retired_handle);
@@ -472,13 +459,14 @@ static int client_alloc(struct vrampool_client *client, struct drm_vrampool_allo
  * vrampool_alloc_answer() - what ALLOC answers for a placed allocation
  * @a: the allocation, placed by vrampool_alloc_place()
  * @handle: its handle
- * @ans: the answer, zeroed by the caller
+ * @ans: the answer; every field is set
  */
 void vrampool_alloc_answer(const struct vrampool_alloc *a, u32 handle,
 			   struct drm_vrampool_alloc_answer *ans)
 {
 	ans->handle = handle;
 	ans->pool = a->pool->index;
+	ans->pad = 0;
 	ans->offset = a->slice.offset;
 	ans->padding = vrampool_alloc_padding(a);
 	if (a->ppage) {
@@ -487,13 +475,15 @@ void vrampool_alloc_answer(const struct vrampool_alloc *a, u32 handle,
 		ans->page_size = a->ppage->size;
 	} else {
 		ans->page = DRM_VRAMPOOL_NO_PAGE;
+		ans->mmap_offset = 0;
+		ans->page_size = 0;
 	}
 }
 
 static void alloc_answer(struct drm_vrampool_alloc *args, const struct vrampool_alloc *a,
 			 u32 handle)
 {
-	struct drm_vrampool_alloc_answer ans = {};
+	struct drm_vrampool_alloc_answer ans;
 
 	vrampool_alloc_answer(a, handle, &ans);
 	args->handle = ans.handle;
@@ -532,45 +522,32 @@ bool vrampool_alloc_routable(struct vrampool_client *client, u64 size, u32 flags
 }
 
 /**
- * vrampool_alloc_place() - serve one request and reserve its handle
+ * vrampool_alloc_place() - serve one request, with no handle yet
  * @client: the client, locked
  * @args: the request (@size, @flags, checked); @error says why it failed
  * @a: its record, zeroed: allocated for a non-zero size, else on the
  *     caller's stack (DOC: handle entries)
- * @handle: the handle reserved for it
  *
- * On success @a is placed, @handle is reserved for it (its slot empty until
- * vrampool_alloc_publish()), and the client counts it. On failure nothing
- * is left: no handle (the handle cursor is put back), nothing in the pools,
- * @a still the caller's.
+ * On success @a is placed and the client counts it; a handle is given to
+ * it next (handle_store(), vrampool_alloc_store_all()). Placing first is
+ * safe: an allocation no handle names yet is the ioctl's alone, even while
+ * a reclaim has dropped the client lock, and it counts as live, so an
+ * install refuses meanwhile. On failure nothing is left in the pools and
+ * @a is still the caller's.
  *
  * Return: 0 or a negative errno, as DRM_IOCTL_VRAMPOOL_ALLOC.
  */
 int vrampool_alloc_place(struct vrampool_client *client, struct drm_vrampool_alloc *args,
-			 struct vrampool_alloc *a, u32 *handle)
+			 struct vrampool_alloc *a)
 {
 	int ret;
 
 	ret = check_allocation_limit(client, args);
 	if (ret)
 		return ret;
-
-	/*
-	 * Reserve the handle first: nothing to undo in the pools if it fails.
-	 * Cyclic, so that a handle just freed is not handed out again at once,
-	 * not even when memory is short (vrampool_xa_alloc_next()).
-	 */
-	ret = handle_reserve(client, handle);
-	if (ret < 0)
-		return ret;
-
 	ret = client_alloc(client, args, a);
-	if (ret) {
-		xa_erase(&client->handles, *handle);
-		/* Never answered, so free to hand out next: a failure uses up no handle. */
-		client->next_handle = *handle;
+	if (ret)
 		return ret;
-	}
 	client->allocations++;
 	return 0;
 }
@@ -578,29 +555,23 @@ int vrampool_alloc_place(struct vrampool_client *client, struct drm_vrampool_all
 /*
  * One ALLOC: places @a, then stores it at a new handle in one step
  * (handle_store()); if that fails for want of memory, the placing is
- * undone and @a is still the caller's. Placing first is safe: an
- * allocation no handle names yet is the ioctl's alone, even while a
- * reclaim has dropped the client lock.
+ * undone and @a is still the caller's.
  */
 static int alloc_one(struct vrampool_client *client, struct drm_vrampool_alloc *args,
 		     struct vrampool_alloc *a, u32 *handle)
 {
 	int ret;
 
-	ret = check_allocation_limit(client, args);
-	if (ret)
-		return ret;
-	ret = client_alloc(client, args, a);
+	ret = vrampool_alloc_place(client, args, a);
 	if (ret)
 		return ret;
 
 	ret = handle_store(client, vrampool_alloc_entry(a), handle);
 	if (ret) {
+		client->allocations--;
 		vrampool_pool_free(a);	/* @a stays the caller's */
-		return ret;
 	}
-	client->allocations++;
-	return 0;
+	return ret;
 }
 
 /**
@@ -615,17 +586,86 @@ void *vrampool_alloc_entry(struct vrampool_alloc *a)
 	return a->size ? a : xa_mk_value(a->pool->index);
 }
 
+/*
+ * Stores @entries at handles from the cursor on while each slot is free,
+ * in one walk under the table's lock, each handle into its answer.
+ * Return: how many it stored; it stops at a slot that is taken, a wrapped
+ * cursor, or a node it cannot have without sleeping (handle_next_fast()).
+ */
+static u32 store_run(struct vrampool_client *client, void **entries,
+		     struct drm_vrampool_alloc_answer *answers, u32 count)
+{
+	XA_STATE(xas, &client->handles, 0);
+	u32 i, next;
+
+	xas_lock(&xas);
+	for (i = 0; i < count; i++) {
+		next = client->next_handle;
+		if (!next || walk_to(&xas, next))
+			break;
+		xas_store(&xas, entries[i]);
+		if (xas_error(&xas))
+			break;
+		xas_clear_mark(&xas, XA_FREE_MARK);
+		answers[i].handle = next;
+		client->next_handle = next + 1;
+	}
+	xas_unlock(&xas);
+	return i;
+}
+
 /**
- * vrampool_alloc_publish() - make placed allocations' handles valid
+ * vrampool_alloc_store_all() - give placed allocations their handles, for ALLOC_BATCH
  * @client: the client, locked
- * @answers: their answers, each with the handle vrampool_alloc_place()
- *	     reserved for it
- * @entries: their entries, vrampool_alloc_entry(), in the same order
+ * @entries: the allocations' entries, vrampool_alloc_entry(), in order
+ * @answers: their answers; each one's handle is set
+ * @count: how many
+ * @failed: on failure, the index of the entry that got no handle
+ *
+ * The handles each would get from its own ALLOC in turn (handle_store()),
+ * mostly in one walk of the handle table. The handles are valid at once:
+ * the caller holds the client lock until they may be used.
+ *
+ * Return: 0, or a negative errno with no handle stored, the handle cursor
+ * put back and each answer's handle 0.
+ */
+int vrampool_alloc_store_all(struct vrampool_client *client, void **entries,
+			     struct drm_vrampool_alloc_answer *answers, u32 count, u32 *failed)
+{
+	u32 start = client->next_handle, i = 0, j;
+	int ret;
+
+	for (;;) {
+		i += store_run(client, entries + i, answers + i, count - i);
+		if (i == count)
+			return 0;
+		/* The slow way for this one (it may sleep), then one walk again. */
+		ret = handle_store(client, entries[i], &answers[i].handle);
+		if (ret)
+			break;
+		i++;
+	}
+	for (j = 0; j < i; j++) {
+		xa_erase(&client->handles, answers[j].handle);
+		answers[j].handle = 0;
+	}
+	client->next_handle = start;
+	*failed = i;
+	return ret;
+}
+
+/**
+ * vrampool_alloc_publish() - make hidden handles valid again, or hide them
+ * @client: the client, locked
+ * @answers: the allocations' answers, each with its handle
+ *	     (vrampool_alloc_store_all())
+ * @entries: their entries, vrampool_alloc_entry(), in the same order; NULL
+ *	     hides every handle (a reserved slot: it names nothing)
  * @count: how many
  *
  * One walk of the handle table, under its lock once (walk_to(): a batch's
- * handles mostly follow each other). Storing into a reserved slot
- * allocates nothing, so it cannot fail.
+ * handles mostly follow each other). Storing into a slot that holds an
+ * entry allocates nothing, so it cannot fail.
  */
 void vrampool_alloc_publish(struct vrampool_client *client,
 			    const struct drm_vrampool_alloc_answer *answers, void **entries,
@@ -637,20 +677,21 @@ void vrampool_alloc_publish(struct vrampool_client *client,
 	xas_lock(&xas);
 	for (i = 0; i < count; i++) {
 		walk_to(&xas, answers[i].handle);
-		xas_store(&xas, entries[i]);
+		xas_store(&xas, entries ? entries[i] : XA_ZERO_ENTRY);
 	}
 	xas_unlock(&xas);
 }
 
 /**
- * vrampool_alloc_unplace() - undo vrampool_alloc_place() before publishing
+ * vrampool_alloc_unplace() - undo vrampool_alloc_place()
  * @client: the client, locked
- * @handle: the reserved handle
+ * @handle: the handle its entry or a reservation holds, erased; 0 for none
  * @entry: the allocation's entry, vrampool_alloc_entry(); its record is freed
  */
 void vrampool_alloc_unplace(struct vrampool_client *client, u32 handle, void *entry)
 {
-	xa_erase(&client->handles, handle);
+	if (handle)
+		xa_erase(&client->handles, handle);
 	vrampool_alloc_entry_free(client, entry);
 }
 

@@ -51,12 +51,13 @@ struct alloc_batch {
 };
 
 /*
- * Zeroed room for @count entries of @size bytes, charged to the caller
- * (@count is at most DRM_VRAMPOOL_BATCH_MAX: bounded).
+ * Room for @count entries of @size bytes, charged to the caller (@count is
+ * at most DRM_VRAMPOOL_BATCH_MAX: bounded). Not zeroed: every entry is
+ * written before it is read.
  */
 static void *batch_array(u32 count, size_t size)
 {
-	return kvcalloc(count, size, GFP_KERNEL_ACCOUNT);
+	return kvmalloc_array(count, size, GFP_KERNEL_ACCOUNT);
 }
 
 static void alloc_batch_free(struct alloc_batch *b)
@@ -127,6 +128,7 @@ static int alloc_batch_init(struct vrampool_device *vdev, struct alloc_batch *b,
 		return -ENOMEM;
 	b->reqs = (void *)(b->answers + b->count);
 	b->entries = (void *)(b->reqs + b->count);
+	memset(b->entries, 0, b->count * sizeof(*b->entries));
 	if (requests_in(b->reqs, u64_to_user_ptr(args->requests), b->count))
 		return -EFAULT;
 	ret = check_requests(vdev, b, args);
@@ -187,7 +189,10 @@ static int precheck(struct vrampool_client *client, struct alloc_batch *b,
 	return -EDQUOT;
 }
 
-/* Frees what the batch placed, in reverse, and puts the handle cursor back. */
+/*
+ * Frees what the batch placed, in reverse, with the handles it holds, and
+ * puts the handle cursor back.
+ */
 static void undo(struct vrampool_client *client, struct alloc_batch *b)
 {
 	bool made_pages = client->pages > b->pages;
@@ -204,13 +209,16 @@ static void undo(struct vrampool_client *client, struct alloc_batch *b)
 		vrampool_client_cleanup(client);
 }
 
-/* Places every request in order, or none. */
+/*
+ * Places every request in order, then gives them their handles, or does
+ * neither. The handles are valid at once; the caller holds the client
+ * lock until the answers are written or the handles hidden again.
+ */
 static int place_all(struct vrampool_client *client, struct alloc_batch *b,
 		     struct drm_vrampool_alloc_batch *args)
 {
 	struct drm_vrampool_alloc one = {};
 	struct vrampool_alloc pageless, *a;
-	u32 handle;
 	int ret;
 
 	b->next_handle = client->next_handle;
@@ -223,19 +231,26 @@ static int place_all(struct vrampool_client *client, struct alloc_batch *b,
 		one.size = b->reqs[b->placed].size;
 		one.flags = b->reqs[b->placed].flags;
 		memset(&one.error, 0, sizeof(one.error));
-		memset(&pageless, 0, sizeof(pageless));
-		a = one.size ? b->entries[b->placed] : &pageless;
-		ret = vrampool_alloc_place(client, &one, a, &handle);
+		a = b->entries[b->placed];
+		if (!one.size) {
+			memset(&pageless, 0, sizeof(pageless));
+			a = &pageless;
+		}
+		ret = vrampool_alloc_place(client, &one, a);
 		if (ret) {
 			args->failed = b->placed;
 			args->error = one.error;
 			undo(client, b);
 			return ret;
 		}
-		vrampool_alloc_answer(a, handle, &b->answers[b->placed]);
+		vrampool_alloc_answer(a, 0, &b->answers[b->placed]);
 		b->entries[b->placed] = vrampool_alloc_entry(a);
 	}
-	return 0;
+
+	ret = vrampool_alloc_store_all(client, b->entries, b->answers, b->count, &args->failed);
+	if (ret)
+		undo(client, b);
+	return ret;
 }
 
 static void trace_allocs(struct drm_file *file, const struct alloc_batch *b)
@@ -282,10 +297,31 @@ efault:
 	return -EFAULT;
 }
 
-/* Serves a checked, copied-in batch: lock, place, answer, publish. */
+/*
+ * The answers, written under the client lock with page faults disabled
+ * (DOC: Locking): false if a page of them is not there to write.
+ */
+static bool answers_out_locked(struct drm_vrampool_alloc_answer __user *u,
+			       const struct drm_vrampool_alloc_answer *ans, u32 count)
+{
+	int ret;
+
+	pagefault_disable();
+	ret = answers_out(u, ans, count);
+	pagefault_enable();
+	return !ret;
+}
+
+/*
+ * Serves a checked, copied-in batch: lock, place, answer. The answers are
+ * written under the lock, unless their pages must be faulted in: then the
+ * handles are hidden, the lock dropped for the write, and the handles made
+ * valid again (or the batch undone) under it once more.
+ */
 static int alloc_batch_run(struct drm_file *file, struct alloc_batch *b,
 			   struct drm_vrampool_alloc_batch *args)
 {
+	struct drm_vrampool_alloc_answer __user *u = u64_to_user_ptr(args->answers);
 	struct vrampool_client *client = file->driver_priv;
 	int ret;
 
@@ -293,16 +329,22 @@ static int alloc_batch_run(struct drm_file *file, struct alloc_batch *b,
 	if (ret)
 		return ret;
 	ret = place_all(client, b, args);
+	if (!ret && answers_out_locked(u, b->answers, b->count)) {
+		mutex_unlock(&client->lock);
+		return 0;
+	}
+	if (!ret)
+		vrampool_alloc_publish(client, b->answers, NULL, b->count);
 	mutex_unlock(&client->lock);
 	if (ret)
 		return ret;
 
 	/*
-	 * No user memory under the client lock (DOC: Locking). Meanwhile the
+	 * Faults allowed, so not under the client lock. Meanwhile the
 	 * handles stay reserved: no other thread can free them, and the
 	 * allocations they name keep their pages and block an install.
 	 */
-	ret = answers_out(u64_to_user_ptr(args->answers), b->answers, b->count);
+	ret = answers_out(u, b->answers, b->count);
 
 	/* Uninterruptible: the batch is published or undone, not left. */
 	mutex_lock(&client->lock);
@@ -439,6 +481,23 @@ static void free_all(struct vrampool_client *client, const u32 *handles, u32 cou
 	vrampool_alloc_record_put_bulk(client, entries, records);
 }
 
+/* The handles, one by one under one user_access_begin() (as requests_in()). */
+static int handles_in(u32 *handles, const u32 __user *u, u32 count)
+{
+	u32 i;
+
+	if (!user_access_begin(u, array_size(count, sizeof(*u))))
+		return -EFAULT;
+	for (i = 0; i < count; i++)
+		unsafe_get_user(handles[i], &u[i], efault);
+	user_access_end();
+	return 0;
+
+efault:
+	user_access_end();
+	return -EFAULT;
+}
+
 /* Frees a copied-in batch of handles, all or none, under the client lock. */
 static int free_batch_run(struct vrampool_client *client, const u32 *handles, u32 count,
 			  u64 *keys, struct drm_vrampool_free_batch *args)
@@ -491,8 +550,7 @@ int vrampool_free_batch_ioctl(struct drm_device *drm, void *data, struct drm_fil
 		goto out;
 	}
 	handles = (u32 *)(keys + args->count);
-	if (copy_from_user(handles, u64_to_user_ptr(args->handles),
-			   array_size(args->count, sizeof(*handles))))
+	if (handles_in(handles, u64_to_user_ptr(args->handles), args->count))
 		ret = -EFAULT;
 	else
 		ret = free_batch_run(file->driver_priv, handles, args->count, keys, args);

@@ -39,9 +39,12 @@ struct drm_printer;
  *    file.
  *
  * A CPU fault on a pool page holds mmap_lock and takes a reservation, so no
- * path touches user memory (copy_from_user(), copy_to_user()) while it
+ * path may fault on user memory (copy_from_user(), copy_to_user()) while it
  * holds the client lock: ioctls copy in before taking it and copy out after
- * dropping it.
+ * dropping it. The one exception writes with page faults disabled
+ * (pagefault_disable()), where a page that is not there fails the write
+ * at once instead of faulting it in: ALLOC_BATCH writes its answers so,
+ * and drops the lock to write them only when that fails.
  *
  * sysfs: a show() of a client's files runs with its kernfs node active and
  * takes the client lock, nothing else; removing a folder waits until no

@@ -5,7 +5,8 @@
  *
  *  - a batch serves its requests exactly as single ALLOCs would (handles,
  *    pools, pages, offsets, padding, page sizes; the pages map), and a
- *    FREE_BATCH frees them all; a count of 0 does nothing;
+ *    FREE_BATCH frees them all; a count of 0 does nothing; answers in
+ *    pages not faulted in yet (anonymous, or the device's own mapping);
  *  - every refusal: must-be-zero fields and request flags (EINVAL, the
  *    index named), a count past DRM_VRAMPOOL_BATCH_MAX (E2BIG), unreadable
  *    requests or handles and unwritable answers (EFAULT), a request too
@@ -287,6 +288,73 @@ TEST_F(batch, serves_like_single_allocs)
 	ASSERT_EQ(0, vp_snap_take(self->fd, &s1));
 	for (i = 0; i < s1.count; i++)
 		EXPECT_EQ(0u, s1.pools[i].allocations) TH_LOG("pool %u", i);
+}
+
+/* Serves @reqs with its answers at @ans; checks them and frees them again. */
+static void batch_into(struct __test_metadata *_metadata, int fd,
+		       const struct drm_vrampool_alloc_request *reqs,
+		       struct drm_vrampool_alloc_answer *ans, uint32_t n, const char *where)
+{
+	struct drm_vrampool_alloc_batch b;
+	uint32_t i;
+	int ret;
+
+	ret = vp_alloc_batch(fd, reqs, ans, n, &b);
+	ASSERT_EQ(0, ret) TH_LOG("ALLOC_BATCH, answers %s: %s (failed %u, code %u)", where,
+				 strerror(-ret), b.failed, b.error.code);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(ans[0].handle + i, ans[i].handle) TH_LOG("%s: request %u", where, i);
+		EXPECT_EQ(!reqs[i].size, ans[i].page == DRM_VRAMPOOL_NO_PAGE)
+			TH_LOG("%s: request %u", where, i);
+		EXPECT_EQ(0u, ans[i].pad) TH_LOG("%s: request %u", where, i);
+	}
+	/* Valid handles, each freed once. */
+	free_answers(_metadata, fd, ans, n);
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(-ENOENT, vp_free(fd, ans[i].handle)) TH_LOG("%s: request %u", where, i);
+}
+
+/*
+ * Answers in pages nothing has touched yet. Under the client lock the
+ * kernel writes with page faults disabled (DOC: Locking), so there it
+ * cannot write these: it writes them without the lock, then makes the
+ * handles valid. The batch is served all the same, into anonymous memory
+ * and into a page of the device's own VRAM that is mapped but not faulted
+ * in: its fault takes the buffer's reservation, which must never wait
+ * under the client lock (lockdep, on the debug kernel, would say so).
+ */
+TEST_F(batch, answers_in_pages_not_faulted_in)
+{
+	static const uint64_t sizes[] = { 4096, 0, 64 * KiB, 100, 1 * MiB, 4096 };
+	const uint32_t n = sizeof(sizes) / sizeof(sizes[0]);
+	struct drm_vrampool_alloc_request reqs[sizeof(sizes) / sizeof(sizes[0])];
+	long page = sysconf(_SC_PAGESIZE);
+	struct drm_vrampool_alloc big;
+	unsigned char vec[2];
+	uint8_t *anon, *vram;
+
+	small_layout(_metadata, self->fd);
+	requests(reqs, sizes, NULL, n);
+
+	/* Two untouched anonymous pages, the answers across their border. */
+	anon = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, anon);
+	ASSERT_EQ(0, mincore(anon, 2 * page, vec));
+	ASSERT_EQ(0, (vec[0] | vec[1]) & 1) TH_LOG("the pages are in memory already");
+	batch_into(_metadata, self->fd, reqs,
+		   (void *)(anon + page - 3 * sizeof(struct drm_vrampool_alloc_answer)), n,
+		   "in untouched anonymous pages");
+	munmap(anon, 2 * page);
+
+	/* A VRAM page of the direct pool, mapped, never touched. */
+	VP_ALLOC_OK(self->fd, 2 * MiB, 0, &big, "a buffer to map");
+	vram = mmap(NULL, big.page_size, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		    big.mmap_offset);
+	ASSERT_NE(MAP_FAILED, vram) TH_LOG("mmap: %s", strerror(errno));
+	batch_into(_metadata, self->fd, reqs, (void *)(vram + big.offset), n,
+		   "in a mapped VRAM page");
+	munmap(vram, big.page_size);
+	VP_FREE_OK(self->fd, big.handle, "the mapped buffer");
 }
 
 /* DRM_VRAMPOOL_BATCH_MAX requests are one batch; one more is E2BIG. */

@@ -798,8 +798,10 @@ struct drm_vrampool_cleanup {
  * the kernel's copy of the arrays is bounded by it and charged to the
  * caller's memory cgroup). A @count of 0 is a valid batch that does
  * nothing and reads no array. The client lock is taken once to serve or
- * free the whole batch (ALLOC_BATCH takes it once more, after writing the
- * answers, to make the handles valid).
+ * free the whole batch, and ALLOC_BATCH writes its answers under it;
+ * only when a page of @answers must first be faulted in does it write
+ * them without the lock, with the handles held back, and take the lock
+ * once more to make them valid.
  *
  * Every allocation and free a successful batch makes emits the
  * ``vrampool_alloc`` and ``vrampool_free`` tracepoints like the single
