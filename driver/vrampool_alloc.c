@@ -224,8 +224,9 @@ static int handle_store(struct vrampool_client *client, void *entry, u32 *handle
  * reserved and the one retired before erased (DOC: retired handle). A
  * handle an ALLOC_BATCH still under way reserved names nothing: erasing it
  * would drop the reservation while that batch, copying its answers out
- * without the client lock, still counts on it. One walk and one lock:
- * replacing an entry with the zero entry allocates nothing.
+ * without the client lock, still counts on it. One walk and one lock
+ * (the retired handle is mostly the one below, one step away): replacing
+ * an entry with the zero entry allocates nothing.
  *
  * Return: the entry (DOC: handle entries), or NULL, and nothing changed,
  * if @handle names no allocation.
@@ -242,8 +243,13 @@ static void *alloc_take(struct vrampool_client *client, u32 handle)
 		goto out;
 	}
 	xas_store(&xas, XA_ZERO_ENTRY);
-	if (client->retired_handle)
+	/* The one retired before is mostly the handle below: one step back. */
+	if (client->retired_handle && client->retired_handle + 1 == handle) {
+		xas_prev(&xas);
+		xas_store(&xas, NULL);
+	} else if (client->retired_handle) {
 		__xa_erase(&client->handles, client->retired_handle);
+	}
 	client->retired_handle = handle;
 out:
 	xas_unlock(&xas);

@@ -50,7 +50,12 @@
  * in their order that fits in O(log n) too (vrampool_pool_first_fit()),
  * however many pages there are. Free single-allocation pages are also
  * marked %VRAMPOOL_PAGE_FREE in &vrampool_pool.pages, for the walks in
- * index order that skip the busy pages (direct reclaim).
+ * index order that skip the busy pages (direct reclaim, cleanup). A page
+ * taken again keeps its mark, which a FREE would only set again: each
+ * change of a mark is a walk of the table, and a warm ALLOC and FREE of
+ * the same page would make two. A walk of the marked pages drops the
+ * marks of the busy pages it meets instead (vrampool_pool_page_unmark_busy()),
+ * so each stale mark costs one step of one walk, after the FREE that set it.
  */
 
 /**
@@ -235,7 +240,7 @@ static u64 page_fit(const struct vrampool_pool_page *ppage)
 RB_DECLARE_CALLBACKS_MAX(static, fit_tree_augment, struct vrampool_pool_page, fit_node,
 			 u64, fit_max, page_fit)
 
-/* Take a page out of the fit tree (and its free mark), if it is there. */
+/* Take a page out of the fit tree, if it is there (its free mark stays). */
 static void fit_tree_remove(struct vrampool_pool_page *ppage)
 {
 	struct vrampool_pool *pool = ppage->pool;
@@ -244,7 +249,6 @@ static void fit_tree_remove(struct vrampool_pool_page *ppage)
 		return;
 	rb_erase_augmented_cached(&ppage->fit_node, &pool->fit_tree, &fit_tree_augment);
 	RB_CLEAR_NODE(&ppage->fit_node);
-	xa_clear_mark(&pool->pages, ppage->index, VRAMPOOL_PAGE_FREE);
 }
 
 static bool fit_tree_less(struct rb_node *a, const struct rb_node *b)
@@ -361,7 +365,7 @@ void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_a
  * @a: the allocation
  *
  * Its page goes into the free tree, at its place in the type's reuse order,
- * and is marked free in &vrampool_pool.pages.
+ * and is marked free in &vrampool_pool.pages unless it still is.
  */
 void vrampool_pool_page_put_back(struct vrampool_alloc *a)
 {
@@ -372,7 +376,26 @@ void vrampool_pool_page_put_back(struct vrampool_alloc *a)
 	ppage->live = 0;
 	ppage->fit = ppage->size;
 	vrampool_pool_tree_add(ppage);
-	xa_set_mark(&pool->pages, ppage->index, VRAMPOOL_PAGE_FREE);
+	if (!ppage->free_marked) {
+		xa_set_mark(&pool->pages, ppage->index, VRAMPOOL_PAGE_FREE);
+		ppage->free_marked = true;
+	}
+}
+
+/**
+ * vrampool_pool_page_unmark_busy() - drop the free mark of a page taken again
+ * @ppage: a page a walk of the %VRAMPOOL_PAGE_FREE marks found
+ *
+ * Return: true if @ppage is busy (its stale mark is gone now): the walk
+ * skips it.
+ */
+bool vrampool_pool_page_unmark_busy(struct vrampool_pool_page *ppage)
+{
+	if (!ppage->live)
+		return false;
+	xa_clear_mark(&ppage->pool->pages, ppage->index, VRAMPOOL_PAGE_FREE);
+	ppage->free_marked = false;
+	return true;
 }
 
 /**
@@ -388,7 +411,8 @@ void vrampool_pool_release_free_pages(struct vrampool_pool *pool)
 	unsigned long index;
 
 	xa_for_each_marked(&pool->pages, index, ppage, VRAMPOOL_PAGE_FREE) {
-		vrampool_pool_page_release(ppage);
+		if (!vrampool_pool_page_unmark_busy(ppage))
+			vrampool_pool_page_release(ppage);
 		cond_resched();
 	}
 }

@@ -81,6 +81,11 @@ struct vrampool_pool_page {
 	struct vrampool_slices slices;
 	/** @live: how many allocations the page holds now */
 	u32 live;
+	/**
+	 * @free_marked: single-allocation pages: marked %VRAMPOOL_PAGE_FREE
+	 * in &vrampool_pool.pages (DOC: page indices and page order)
+	 */
+	bool free_marked;
 	/** @alloc: single-allocation pages: the allocation it holds, NULL while free */
 	struct vrampool_alloc *alloc;
 	/**
@@ -166,8 +171,9 @@ struct vrampool_pool {
 	/** @backing: where pages get memory */
 	const struct vrampool_backing *backing;
 	/**
-	 * @pages: the pages, by index; the free single-allocation pages are
-	 * marked %VRAMPOOL_PAGE_FREE
+	 * @pages: the pages, by index; every free single-allocation page
+	 * is marked %VRAMPOOL_PAGE_FREE, and so may be a busy one (DOC: page
+	 * indices and page order)
 	 */
 	struct xarray pages;
 	/** @by_age: every page, oldest first: the order sliced cleanup releases in */

@@ -106,7 +106,8 @@ static void direct_reclaim(struct vrampool_pool *pool, u64 eff)
 	xa_for_each_marked(&pool->pages, index, ppage, VRAMPOOL_PAGE_FREE) {
 		if (!above_watermark(pool, eff))
 			return;
-		vrampool_pool_page_release(ppage);
+		if (!vrampool_pool_page_unmark_busy(ppage))
+			vrampool_pool_page_release(ppage);
 	}
 }
 

@@ -149,6 +149,7 @@ void vrampool_pool_page_release(struct vrampool_pool_page *ppage);
 /* Pages that hold one allocation each: exclusive, direct and persistent pools. */
 void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_alloc *a);
 void vrampool_pool_page_put_back(struct vrampool_alloc *a);
+bool vrampool_pool_page_unmark_busy(struct vrampool_pool_page *ppage);
 void vrampool_pool_release_free_pages(struct vrampool_pool *pool);
 
 /* Buffer pools: the direct pools and the persistent pool. */

@@ -501,6 +501,68 @@ TEST_F(pools, direct_cleanup_releases_every_free_buffer)
 	EXPECT_EQ(self->vram_start + 512 * KiB, vp_vram_in_use(self->fd));
 }
 
+/*
+ * A buffer freed and taken again keeps its page's free mark (DOC: page
+ * indices and page order): a cleanup, and a direct pool's reclaim, must
+ * still see that page busy. Freed and reused twice, then cleaned up or
+ * grown past the watermark, the reused buffer stays, in every pool type
+ * that holds one allocation per page, and its handle still frees it.
+ */
+TEST_F(pools, reused_buffers_survive_cleanup_and_reclaim)
+{
+	static const struct {
+		const char *name;
+		struct drm_vrampool_pool_entry e;
+		uint32_t flags;
+	} cases[] = {
+		{ "direct{}", { .type = DRM_VRAMPOOL_POOL_DIRECT }, 0 },
+		{ "exclusive{4 MiB}", { .type = DRM_VRAMPOOL_POOL_EXCLUSIVE,
+					.max_alloc_size = 4 * MiB }, 0 },
+		{ "persistent", { .type = DRM_VRAMPOOL_POOL_DIRECT }, DRM_VRAMPOOL_ALLOC_PERSISTENT },
+	};
+	struct drm_vrampool_pool_entry reclaim = vp_direct(1 * MiB);
+	struct drm_vrampool_pool_status st;
+	struct drm_vrampool_alloc a, b;
+	uint64_t vram;
+	uint32_t pool;
+	unsigned int k;
+	int i;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		VP_INSTALL_OK(self->fd, &cases[k].e, 1, cases[k].name);
+		pool = cases[k].flags ? DRM_VRAMPOOL_PERSISTENT_POOL : 0;
+		VP_ALLOC_OK(self->fd, 1 * MiB, cases[k].flags, &a, "a buffer");
+		for (i = 0; i < 2; i++) {
+			VP_FREE_OK(self->fd, a.handle, "the buffer");
+			VP_ALLOC_OK(self->fd, 1 * MiB, cases[k].flags, &a, "the buffer again");
+		}
+		ASSERT_EQ(0, vp_pool(self->fd, pool, &st));
+		vram = vp_vram_in_use(self->fd);
+		ASSERT_EQ(0, vp_cleanup(self->fd));
+		VP_EXPECT_PAGES(self->fd, pool, cases[k].name, 1, st.reserved_bytes);
+		EXPECT_EQ(vram, vp_vram_in_use(self->fd))
+			TH_LOG("%s: the reused buffer's VRAM", cases[k].name);
+		VP_FREE_OK(self->fd, a.handle, "the reused buffer after the cleanup");
+		ASSERT_EQ(0, vp_cleanup(self->fd));
+		VP_EXPECT_PAGES(self->fd, pool, cases[k].name, 0, 0);
+	}
+
+	/* Reclaim at 1 MiB: a growth releases the free buffers, not the reused one. */
+	VP_INSTALL_OK(self->fd, &reclaim, 1, "direct{reclaim_at 1 MiB}");
+	free_buffers(_metadata, self->fd, (const uint64_t[]){ 1 * MiB, 2 * MiB }, 2);
+	for (i = 0; i < 2; i++) {
+		VP_ALLOC_OK(self->fd, 1 * MiB, 0, &a, "the 1 MiB buffer again");
+		VP_FREE_OK(self->fd, a.handle, "the 1 MiB buffer");
+	}
+	VP_ALLOC_OK(self->fd, 1 * MiB, 0, &a, "the 1 MiB buffer, kept");
+	VP_EXPECT_PAGES(self->fd, 0, "one reused, one free", 2, 3 * MiB);
+	VP_ALLOC_OK(self->fd, 3 * MiB, 0, &b, "3 MiB: a growth past the watermark");
+	VP_EXPECT_PAGES(self->fd, 0, "the free 2 MiB buffer went, the reused one stayed",
+			2, 4 * MiB);
+	VP_FREE_OK(self->fd, a.handle, "the reused buffer after the reclaim");
+	VP_FREE_OK(self->fd, b.handle, "3 MiB");
+}
+
 /* ---- Exclusive pools ------------------------------------------------------- */
 
 /*
