@@ -190,10 +190,13 @@ record_client() {
 	"$V" record "$TMP/all.trace" > /dev/null 2> "$TMP/rec.err" &
 	p=$!
 	i=0
-	while ! grep -q recording "$TMP/rec.err" && [ $i -lt 50 ]; do
+	# A new tracing instance takes a while on a busy emulated machine: up
+	# to 30 s for the recorder to say it records, or the test fails.
+	while ! grep -q recording "$TMP/rec.err" && [ $i -lt 300 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
+	grep -q recording "$TMP/rec.err" || fail "the recorder never said it was recording: $(cat "$TMP/rec.err")"
 	printf 'alloc x 4096\nfree x\n' > "$TMP/script3"
 	"$V" run --device "$DEV" "$TMP/script3" > /dev/null 2>&1 || fail "the script failed"
 	sleep 1
