@@ -187,16 +187,20 @@ record_client() {
 	end "$TMP/got" "$TMP/rec.err"
 
 	t "record (every client) stops on SIGTERM, exit 0, tracefs as it was"
-	"$V" record "$TMP/all.trace" > /dev/null 2> "$TMP/rec.err" &
+	# A file of its own, empty before the recorder starts: the shell opens
+	# a background job's redirection in the child, so the loop below could
+	# otherwise still read the last test's "recording" line.
+	: > "$TMP/sigterm.err"
+	"$V" record "$TMP/all.trace" > /dev/null 2>> "$TMP/sigterm.err" &
 	p=$!
 	i=0
 	# A new tracing instance takes a while on a busy emulated machine: up
 	# to 30 s for the recorder to say it records, or the test fails.
-	while ! grep -q recording "$TMP/rec.err" && [ $i -lt 300 ]; do
+	while ! grep -q recording "$TMP/sigterm.err" && [ $i -lt 300 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	grep -q recording "$TMP/rec.err" || fail "the recorder never said it was recording: $(cat "$TMP/rec.err")"
+	grep -q recording "$TMP/sigterm.err" || fail "the recorder never said it was recording: $(cat "$TMP/sigterm.err")"
 	printf 'alloc x 4096\nfree x\n' > "$TMP/script3"
 	"$V" run --device "$DEV" "$TMP/script3" > /dev/null 2>&1 || fail "the script failed"
 	sleep 1
@@ -209,7 +213,7 @@ record_client() {
 	cmp -s "$TMP/got" "$TMP/want3" || fail "not the script's two operations: $(tr '\n' ';' < "$TMP/got")"
 	grep -q "stopped: SIGTERM$" "$TMP/all.trace" || fail "not stopped by SIGTERM"
 	tracefs_clean
-	end "$TMP/got" "$TMP/rec.err"
+	end "$TMP/got" "$TMP/sigterm.err"
 
 	t "record --pid of no process: exit 2, the documented message"
 	"$V" record --pid 999999 "$TMP/none.trace" > "$TMP/out" 2> "$TMP/err"
