@@ -243,12 +243,13 @@ static void *alloc_take(struct vrampool_client *client, u32 handle)
 		goto out;
 	}
 	xas_store(&xas, XA_ZERO_ENTRY);
-	/* The one retired before is mostly the handle below: one step back. */
-	if (client->retired_handle && client->retired_handle + 1 == handle) {
-		xas_prev(&xas);
+	if (client->retired_handle) {
+		/* Mostly the handle below: one step back, else a walk to it. */
+		if (client->retired_handle + 1 == handle)
+			xas_prev(&xas);
+		else
+			xas_set(&xas, client->retired_handle);
 		xas_store(&xas, NULL);
-	} else if (client->retired_handle) {
-		__xa_erase(&client->handles, client->retired_handle);
 	}
 	client->retired_handle = handle;
 out:
