@@ -195,7 +195,8 @@ host-tests: setup
 run-host: host-tests
 	@rm -f $(HOST_OUT)/result
 	@{ $(VM)/run-tests.sh -t $(HOST_TEST_TIMEOUT) $(HOST_OUT); \
-	   $(VM)/run-tests.sh -t $(TEST_TIMEOUT) $(VM) check-log-selftest.sh; } > $(HOST_OUT)/host.log
+	   $(VM)/run-tests.sh -t $(TEST_TIMEOUT) $(VM) check-log-selftest.sh run-vm-selftest.sh; } \
+		> $(HOST_OUT)/host.log
 
 check-host: run-host
 	@$(JUDGE_HOST)

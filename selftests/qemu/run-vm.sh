@@ -26,7 +26,8 @@
 #   ttyS0 (console): the kernel log at loglevel 7  -> build/vm/NAME.console.log
 #   ttyS1          : markers + test output (TAP)   -> build/vm/NAME.log
 # --stream also copies NAME.log to stdout while the VM runs (demo does this);
-# VRAMPOOL_QEMU_EXTRA adds QEMU options;
+# VRAMPOOL_QEMU_EXTRA adds QEMU options; VRAMPOOL_QEMU_BIN replaces
+# qemu-system-x86_64 (run-vm-selftest.sh gives it a fake);
 # --mode shell gives an interactive busybox shell on the console instead.
 #
 # PCI: two ivshmem-plain devices (1af4:1110), BAR2 backed by RAM:
@@ -91,7 +92,7 @@ esac
 [ -n "$APPEND" ] && CMDLINE+=" $APPEND"
 
 # shellcheck disable=SC2054 # the commas belong to QEMU's option syntax
-QEMU=(qemu-system-x86_64
+QEMU=("${VRAMPOOL_QEMU_BIN:-qemu-system-x86_64}"
 	-machine pc -accel tcg -cpu "$CPU" -smp 2 -m 2G
 	-nodefaults -no-reboot -display none
 	-kernel "$KERNEL" -initrd "$INITRD" -append "$CMDLINE"
