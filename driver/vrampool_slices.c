@@ -19,6 +19,8 @@
  * after it stay the gap of the slice that follows, or the tail. Lengths
  * are not kept either: a slice ends where the hole after it starts.
  *
+ * Slices placed in the tail wait outside the tree (DOC: pending slices).
+ *
  * Copyright (C) 2026 The vrampool authors
  */
 
@@ -27,6 +29,25 @@
 #include <kunit/visibility.h>
 
 #include "vrampool_slices.h"
+
+/**
+ * DOC: pending slices
+ *
+ * A runtime mostly allocates at the end of a page and frees what it
+ * allocated last, or a whole batch at once. So a slice placed in the tail
+ * is not linked into the tree at once: it goes on the page's stack of
+ * pending slices (&vrampool_slices.pending, linked through
+ * &vrampool_slice.below), a run of slices that follow the tree's last one
+ * without a gap, and the tail stays the hole after them. Freeing the last
+ * pending slice gives its bytes back to the tail and takes it off the
+ * stack. Both are O(1), and no rebalancing is done for a slice that never
+ * meets another operation. Any other use of the index that needs the
+ * pending slices to be in order (removing another slice, walking the
+ * slices, a slice's end) first links them into the tree, in offset order
+ * (pending_link()), so every other operation sees the index as it would
+ * have been. The placement does not change: the pending slices have no
+ * gap, so a hole that fits is still found in the tree, else in the tail.
+ */
 
 static struct vrampool_slice *slice_of(struct rb_node *rb)
 {
@@ -58,6 +79,7 @@ void vrampool_slices_init(struct vrampool_slices *s, u64 size)
 	s->size = size;
 	s->tail = size;
 	s->last = NULL;
+	s->pending = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_slices_init);
 
@@ -101,13 +123,37 @@ static void link_before(struct vrampool_slices *s, struct vrampool_slice *slice,
 		s->last = slice;
 }
 
+/*
+ * Links the pending slices into the tree, each after the last, lowest
+ * first: the stack is turned over (its links now point up), then walked.
+ */
+static void pending_link(struct vrampool_slices *s)
+{
+	struct vrampool_slice *slice = s->pending, *up = NULL, *below;
+
+	if (!slice)
+		return;
+	while (slice) {
+		below = slice->below;
+		slice->below = up;
+		up = slice;
+		slice = below;
+	}
+	s->pending = NULL;
+	for (slice = up; slice; slice = up) {
+		up = slice->below;	/* read before linking: the link is its room */
+		link_before(s, slice, NULL);
+	}
+}
+
 /**
  * vrampool_slices_insert() - place a slice at the start of the lowest hole that fits
  * @s: the index
  * @slice: the slice, not in any index; its offset is set on success
  * @len: its length in bytes, not 0
  *
- * In O(log n).
+ * In O(log n); in O(1) in the tail, where it is pending (DOC: pending
+ * slices).
  *
  * Return: false, and nothing changed, if no hole can take @len bytes.
  */
@@ -115,18 +161,20 @@ bool vrampool_slices_insert(struct vrampool_slices *s, struct vrampool_slice *sl
 {
 	struct vrampool_slice *next = lowest_gap(s, len);
 
-	if (next) {
-		slice->offset = next->offset - next->gap;
-		next->gap -= len;
-		slices_augment_propagate(&next->rb, NULL);
-	} else {
+	slice->gap = 0;
+	slice->gap_max = 0;
+	if (!next) {
 		if (s->tail < len)
 			return false;
 		slice->offset = s->size - s->tail;
 		s->tail -= len;
+		slice->below = s->pending;
+		s->pending = slice;
+		return true;
 	}
-	slice->gap = 0;
-	slice->gap_max = 0;
+	slice->offset = next->offset - next->gap;
+	next->gap -= len;
+	slices_augment_propagate(&next->rb, NULL);
 	link_before(s, slice, next);
 	return true;
 }
@@ -134,15 +182,17 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_slices_insert);
 
 /**
  * vrampool_slices_first() - the slice at the lowest offset
- * @s: the index
+ * @s: the index; its pending slices are linked first (DOC: pending slices)
  *
  * Return: the slice, or NULL if the page has none; walk on with
- * vrampool_slices_next().
+ * vrampool_slices_next(), while the index does not change.
  */
-struct vrampool_slice *vrampool_slices_first(const struct vrampool_slices *s)
+struct vrampool_slice *vrampool_slices_first(struct vrampool_slices *s)
 {
-	struct rb_node *rb = rb_first(&s->root);
+	struct rb_node *rb;
 
+	pending_link(s);
+	rb = rb_first(&s->root);
 	return rb ? slice_of(rb) : NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_slices_first);
@@ -172,15 +222,16 @@ static u64 slice_end(const struct vrampool_slices *s, const struct vrampool_slic
 
 /**
  * vrampool_slices_end() - where a slice ends
- * @s: the index
+ * @s: the index; its pending slices are linked first (DOC: pending slices)
  * @slice: a slice of @s
  *
  * The lengths are not kept: a slice ends where the hole after it starts.
  *
  * Return: the offset just past @slice, in O(log n) (O(1) for the last).
  */
-u64 vrampool_slices_end(const struct vrampool_slices *s, const struct vrampool_slice *slice)
+u64 vrampool_slices_end(struct vrampool_slices *s, const struct vrampool_slice *slice)
 {
+	pending_link(s);
 	return slice_end(s, slice == s->last ? NULL : vrampool_slices_next(slice));
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_slices_end);
@@ -190,13 +241,24 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_slices_end);
  * @s: the index
  * @slice: a slice of @s
  *
- * In O(log n).
+ * In O(log n); in O(1) for the last pending slice (DOC: pending slices),
+ * whose bytes go back to the tail.
  */
 void vrampool_slices_remove(struct vrampool_slices *s, struct vrampool_slice *slice)
 {
-	struct vrampool_slice *next = slice == s->last ? NULL : vrampool_slices_next(slice);
-	u64 freed = slice->gap + slice_end(s, next) - slice->offset;
+	struct vrampool_slice *next;
 	struct rb_node *prev;
+	u64 freed;
+
+	if (slice == s->pending) {
+		/* It ends where the tail starts, and has no gap. */
+		s->tail = s->size - slice->offset;
+		s->pending = slice->below;
+		return;
+	}
+	pending_link(s);
+	next = slice == s->last ? NULL : vrampool_slices_next(slice);
+	freed = slice->gap + slice_end(s, next) - slice->offset;
 
 	if (next) {
 		next->gap += freed;

@@ -17,8 +17,16 @@
  * (vrampool_slices_end()).
  */
 struct vrampool_slice {
-	/** @rb: its place in &vrampool_slices.root, by offset */
-	struct rb_node rb;
+	union {
+		/** @rb: its place in &vrampool_slices.root, by offset */
+		struct rb_node rb;
+		/**
+		 * @below: while the slice is pending (DOC: pending slices, in
+		 * vrampool_slices.c), the pending slice just before it, NULL
+		 * for the first
+		 */
+		struct vrampool_slice *below;
+	};
 	/** @offset: where it starts in the page, in bytes */
 	u64 offset;
 	/** @gap: the free bytes before it, from the previous slice's end (or 0) */
@@ -38,18 +46,24 @@ struct vrampool_slices {
 	/** @tail: the free bytes after the last slice (the whole page if none) */
 	u64 tail;
 	/**
-	 * @last: the slice at the highest offset, NULL if none: a slice goes
-	 * after it, and the last one goes, without a walk of the tree
+	 * @last: the slice of @root at the highest offset, NULL if none: a
+	 * slice goes after it, and the last one goes, without a walk of the
+	 * tree
 	 */
 	struct vrampool_slice *last;
+	/**
+	 * @pending: the last of the slices placed in the tail and not yet in
+	 * @root, NULL if none (DOC: pending slices, in vrampool_slices.c)
+	 */
+	struct vrampool_slice *pending;
 };
 
 void vrampool_slices_init(struct vrampool_slices *s, u64 size);
 bool vrampool_slices_insert(struct vrampool_slices *s, struct vrampool_slice *slice, u64 len);
 void vrampool_slices_remove(struct vrampool_slices *s, struct vrampool_slice *slice);
-struct vrampool_slice *vrampool_slices_first(const struct vrampool_slices *s);
+struct vrampool_slice *vrampool_slices_first(struct vrampool_slices *s);
 struct vrampool_slice *vrampool_slices_next(const struct vrampool_slice *slice);
-u64 vrampool_slices_end(const struct vrampool_slices *s, const struct vrampool_slice *slice);
+u64 vrampool_slices_end(struct vrampool_slices *s, const struct vrampool_slice *slice);
 
 /**
  * vrampool_slices_largest_hole() - the largest slice the page can take now

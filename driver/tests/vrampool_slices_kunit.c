@@ -7,9 +7,11 @@
  *
  * The reference model is a byte map of a small page: a slice goes at the
  * first run of free bytes long enough, and the holes are its runs of free
- * bytes. Random sequences of inserts and removes are checked against it
- * after every step: each offset, the refusals, every slice's extent, every
- * hole and the largest.
+ * bytes. Random sequences of inserts and removes are checked against it:
+ * each offset, the refusals and the largest hole after every step, every
+ * slice's extent and every hole after every step too, or only now and
+ * then, so that slices placed in the tail stay pending a while (DOC:
+ * pending slices); one sequence mostly removes the slice inserted last.
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -149,14 +151,18 @@ static struct model *model_new(struct kunit *test)
 
 /*
  * Random inserts (lengths of 1 to 96 bytes, sometimes up to 600, so that
- * some find no hole) and removes, each checked against the model.
+ * some find no hole) and removes, each checked against the model: its
+ * offset or refusal and the largest hole at every step, the whole index
+ * every @every steps (a walk links the pending slices: checking seldom
+ * lets them pile up, DOC: pending slices). With @lifo, most removes take
+ * the slice inserted last, as a runtime frees its temporaries.
  */
-static void slices_random(struct kunit *test)
+static void slices_random_run(struct kunit *test, u32 every, bool lifo)
 {
 	static const u64 seeds[] = { 1, 2, 15, 2026 };
+	u32 s, r, len, k, newest = 0;
 	struct rnd_state rnd;
 	struct model *m;
-	u32 s, r, len;
 
 	for (s = 0; s < ARRAY_SIZE(seeds); s++) {
 		m = model_new(test);
@@ -165,18 +171,78 @@ static void slices_random(struct kunit *test)
 			r = prandom_u32_state(&rnd) % 100;
 			if (m->nlive < MODEL_SLICES && (r < 55 || !m->nlive)) {
 				len = 1 + prandom_u32_state(&rnd) % (r < 5 ? 600 : 96);
+				for (k = 0; m->live[k]; k++)
+					;
 				model_insert(m, len);
+				if (m->live[k])
+					newest = k;
+			} else if (lifo && r < 90 && m->live[newest]) {
+				model_remove(m, newest);
 			} else {
 				model_remove(m, model_nth_live(m, prandom_u32_state(&rnd) %
 							       m->nlive));
 			}
-			model_check(m);
+			KUNIT_ASSERT_EQ_MSG(m->test, vrampool_slices_largest_hole(&m->idx),
+					    model_largest_hole(m), "step %u", m->step);
+			if (m->step % every == 0)
+				model_check(m);
 		}
 		while (m->nlive)
 			model_remove(m, model_nth_live(m, 0));
 		model_check(m);
 		KUNIT_EXPECT_EQ(test, vrampool_slices_largest_hole(&m->idx), MODEL_PAGE);
 	}
+}
+
+static void slices_random(struct kunit *test)
+{
+	slices_random_run(test, 1, false);
+}
+
+static void slices_random_pending(struct kunit *test)
+{
+	slices_random_run(test, 37, false);
+	slices_random_run(test, 37, true);
+}
+
+/*
+ * Slices placed in the tail stay pending, out of the tree, while only the
+ * last one goes; a walk, or removing another, links them in order.
+ */
+static void slices_pending(struct kunit *test)
+{
+	struct model *m = model_new(test);
+	u32 k;
+
+	for (k = 0; k < 8; k++)
+		model_insert(m, 100);			/* 0, 100, ... 700 */
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&m->idx.root));
+	KUNIT_EXPECT_PTR_EQ(test, m->idx.pending, &m->slice[7]);
+	model_remove(m, 7);
+	model_remove(m, 6);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&m->idx.root));
+	KUNIT_EXPECT_EQ(test, vrampool_slices_largest_hole(&m->idx), MODEL_PAGE - 600);
+	model_insert(m, 50);				/* 600, pending */
+	KUNIT_EXPECT_EQ(test, m->slice[6].offset, 600);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&m->idx.root));
+
+	model_remove(m, 2);				/* not the last: all linked */
+	KUNIT_EXPECT_NULL(test, m->idx.pending);
+	KUNIT_EXPECT_PTR_EQ(test, m->idx.last, &m->slice[6]);
+	model_check(m);
+	model_insert(m, 100);				/* the hole at 200 */
+	KUNIT_EXPECT_EQ(test, m->slice[2].offset, 200);
+	KUNIT_EXPECT_NULL(test, m->idx.pending);
+	model_insert(m, 10);				/* the tail: pending again */
+	KUNIT_EXPECT_EQ(test, m->slice[7].offset, 650);
+	KUNIT_EXPECT_PTR_EQ(test, m->idx.pending, &m->slice[7]);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_end(&m->idx, &m->slice[6]), 650);
+	KUNIT_EXPECT_NULL(test, m->idx.pending);	/* linked to find the end */
+	model_check(m);
+	while (m->nlive)
+		model_remove(m, model_nth_live(m, m->nlive - 1));
+	model_check(m);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_largest_hole(&m->idx), MODEL_PAGE);
 }
 
 /* A full page, an exact fit, a refusal that changes nothing, merges. */
@@ -239,6 +305,8 @@ static struct kunit_case vrampool_slices_cases[] = {
 	KUNIT_CASE(slices_holes),
 	KUNIT_CASE(slices_large),
 	KUNIT_CASE(slices_random),
+	KUNIT_CASE(slices_random_pending),
+	KUNIT_CASE(slices_pending),
 	{}
 };
 
