@@ -13,6 +13,8 @@
  */
 
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <kunit/visibility.h>
 
 #include "vrampool_alloc_cache.h"
 #include "vrampool_client_types.h"
@@ -21,13 +23,17 @@
 /**
  * DOC: spare records
  *
- * A runtime frees and allocates again at a high rate. FREE does not give a
- * record back to the cache at once: its client keeps up to
- * %VRAMPOOL_SPARE_RECORDS of them (&vrampool_client.spare), and an ALLOC
- * takes one of those before it asks the cache, so a warm ALLOC and FREE
- * pair does not go to the slab allocator at all. The spares stay charged
- * to the memory cgroup that allocated them, like any record; they are few
- * (about a kilobyte per client) and postclose frees them with the client.
+ * A runtime frees and allocates again at a high rate, often many at once
+ * (FREE_BATCH, then ALLOC_BATCH). FREE does not give a record back to the
+ * cache at once: its client keeps up to %VRAMPOOL_SPARE_RECORDS (256) of
+ * them, on a stack linked through the records themselves
+ * (&vrampool_client.spare, &vrampool_alloc.next_spare), and an ALLOC, or
+ * an ALLOC_BATCH for each of its requests, takes one of those before it
+ * asks the cache. So a warm ALLOC and FREE pair, or a batch of up to 256
+ * and its FREE_BATCH, does not go to the slab allocator at all. The spares
+ * stay charged to the memory cgroup that allocated them, like any record;
+ * they cost the client nothing but themselves (at most 18 KiB, only once
+ * it has freed that many) and postclose frees them with the client.
  */
 
 static struct kmem_cache *alloc_cache;
@@ -96,14 +102,44 @@ void vrampool_alloc_record_free(struct vrampool_alloc *a)
  */
 struct vrampool_alloc *vrampool_alloc_record_get(struct vrampool_client *client)
 {
-	struct vrampool_alloc *a;
+	struct vrampool_alloc *a = client->spare;
 
-	if (!client->nr_spare)
+	if (!a)
 		return vrampool_alloc_record_new();
-	a = client->spare[--client->nr_spare];
+	client->spare = a->next_spare;
+	client->nr_spare--;
 	*a = (struct vrampool_alloc){};
 	return a;
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_record_get);
+
+/**
+ * vrampool_alloc_record_get_bulk() - @count zeroed records for an ALLOC_BATCH
+ * @client: the client, locked
+ * @count: how many
+ * @records: room for them
+ *
+ * The client's spare records first (DOC: spare records), the rest from the
+ * cache in one call (vrampool_alloc_record_new_bulk()).
+ *
+ * Return: true with @count records in @records, or false without memory,
+ * none taken (the spares are the client's again) and every entry of
+ * @records NULL, so that nothing in it is freed twice.
+ */
+bool vrampool_alloc_record_get_bulk(struct vrampool_client *client, u32 count, void **records)
+{
+	u32 i = 0;
+
+	while (i < count && client->spare)
+		records[i++] = vrampool_alloc_record_get(client);
+	if (i == count || vrampool_alloc_record_new_bulk(count - i, records + i))
+		return true;
+	while (i)
+		vrampool_alloc_record_put(client, records[--i]);
+	memset(records, 0, count * sizeof(*records));
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_record_get_bulk);
 
 /**
  * vrampool_alloc_record_put() - give back a client's record it no longer uses
@@ -114,12 +150,15 @@ struct vrampool_alloc *vrampool_alloc_record_get(struct vrampool_client *client)
  */
 void vrampool_alloc_record_put(struct vrampool_client *client, struct vrampool_alloc *a)
 {
-	if (client->nr_spare < ARRAY_SIZE(client->spare)) {
-		client->spare[client->nr_spare++] = a;
+	if (client->nr_spare >= VRAMPOOL_SPARE_RECORDS) {
+		vrampool_alloc_record_free(a);
 		return;
 	}
-	vrampool_alloc_record_free(a);
+	a->next_spare = client->spare;
+	client->spare = a;
+	client->nr_spare++;
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_record_put);
 
 /**
  * vrampool_alloc_record_put_bulk() - give back many records of a client at once
@@ -133,11 +172,12 @@ void vrampool_alloc_record_put(struct vrampool_client *client, struct vrampool_a
  */
 void vrampool_alloc_record_put_bulk(struct vrampool_client *client, void **records, u32 count)
 {
-	while (count && client->nr_spare < ARRAY_SIZE(client->spare))
-		client->spare[client->nr_spare++] = records[--count];
+	while (count && client->nr_spare < VRAMPOOL_SPARE_RECORDS)
+		vrampool_alloc_record_put(client, records[--count]);
 	if (count)
 		kmem_cache_free_bulk(alloc_cache, count, records);
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_record_put_bulk);
 
 /**
  * vrampool_alloc_record_drain() - free a client's spare records
@@ -145,6 +185,13 @@ void vrampool_alloc_record_put_bulk(struct vrampool_client *client, void **recor
  */
 void vrampool_alloc_record_drain(struct vrampool_client *client)
 {
-	while (client->nr_spare)
-		vrampool_alloc_record_free(client->spare[--client->nr_spare]);
+	struct vrampool_alloc *a;
+
+	while (client->spare) {
+		a = client->spare;
+		client->spare = a->next_spare;
+		vrampool_alloc_record_free(a);
+	}
+	client->nr_spare = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_record_drain);

@@ -17,6 +17,7 @@ struct vrampool_alloc *vrampool_alloc_record_new(void);
 bool vrampool_alloc_record_new_bulk(u32 count, void **records);
 void vrampool_alloc_record_free(struct vrampool_alloc *a);
 struct vrampool_alloc *vrampool_alloc_record_get(struct vrampool_client *client);
+bool vrampool_alloc_record_get_bulk(struct vrampool_client *client, u32 count, void **records);
 void vrampool_alloc_record_put(struct vrampool_client *client, struct vrampool_alloc *a);
 void vrampool_alloc_record_put_bulk(struct vrampool_client *client, void **records, u32 count);
 void vrampool_alloc_record_drain(struct vrampool_client *client);

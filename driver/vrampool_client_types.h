@@ -19,8 +19,11 @@ struct vrampool_client_sysfs;
 struct vrampool_device;
 struct vrampool_pool_set;
 
-/* Records a client keeps for reuse (DOC: spare records, in vrampool_alloc_cache.c). */
-#define VRAMPOOL_SPARE_RECORDS	16
+/*
+ * Records a client keeps for reuse (DOC: spare records, in
+ * vrampool_alloc_cache.c): as many as a batch of 256 frees.
+ */
+#define VRAMPOOL_SPARE_RECORDS	256
 
 /**
  * struct vrampool_client - what one open file owns
@@ -64,13 +67,14 @@ struct vrampool_client {
 	 * retired handle, in vrampool_alloc.c); 0 if none
 	 */
 	u32 retired_handle;
-	/** @nr_spare: how many of @spare hold a record */
+	/** @nr_spare: how many records @spare holds */
 	u32 nr_spare;
 	/**
-	 * @spare: records of freed allocations, kept for the next ALLOCs
-	 * (DOC: spare records, in vrampool_alloc_cache.c)
+	 * @spare: records of freed allocations, kept for the next ALLOCs, a
+	 * stack linked through &vrampool_alloc.next_spare (DOC: spare
+	 * records, in vrampool_alloc_cache.c); NULL when empty
 	 */
-	struct vrampool_alloc *spare[VRAMPOOL_SPARE_RECORDS];
+	struct vrampool_alloc *spare;
 	/** @backing: gives pool pages VRAM buffer objects mapped for @file */
 	struct vrampool_backing backing;
 	/**

@@ -111,8 +111,15 @@ struct vrampool_pool_page {
  * (vrampool_alloc_padding()).
  */
 struct vrampool_alloc {
-	/** @pool: the pool that served it */
-	struct vrampool_pool *pool;
+	union {
+		/** @pool: the pool that served it */
+		struct vrampool_pool *pool;
+		/**
+		 * @next_spare: while the record is a client's spare, not an
+		 * allocation, the next spare (DOC: spare records)
+		 */
+		struct vrampool_alloc *next_spare;
+	};
 	/** @ppage: its page; NULL for a zero-size allocation, which never has one */
 	struct vrampool_pool_page *ppage;
 	/** @size: bytes requested */

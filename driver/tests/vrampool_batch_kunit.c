@@ -5,7 +5,11 @@
  * whose handle an earlier index holds, whatever the order, the gaps, the
  * number of copies or the handle values (0 and 0xffffffff included);
  * the batch's size when every handle differs. Checked against the
- * definition, pair by pair, on random batches too.
+ * definition, pair by pair, on random batches too. And the spare records
+ * a batch takes its records from (DOC: spare records, in
+ * vrampool_alloc_cache.c): spares first and in the order a FREE_BATCH gave
+ * them back, each zeroed, the rest new; at most %VRAMPOOL_SPARE_RECORDS
+ * kept; none after a drain.
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -16,7 +20,9 @@
 
 #include <drm/vrampool_accel.h>
 
+#include "vrampool_alloc_cache.h"
 #include "vrampool_batch.h"
+#include "vrampool_client_types.h"
 
 static u32 repeat_of(struct kunit *test, const u32 *handles, u32 count)
 {
@@ -124,12 +130,95 @@ static void random_batches_match_the_definition(struct kunit *test)
 	}
 }
 
+/* Marks @a as used, so that a record handed out again must have been zeroed. */
+static void scribble(struct vrampool_alloc *a)
+{
+	memset(a, 0x5a, sizeof(*a));
+}
+
+static bool is_zero(const struct vrampool_alloc *a)
+{
+	return !memchr_inv(a, 0, sizeof(*a));
+}
+
+/* A batch's records: the spares a FREE_BATCH gave back, in its order, then new ones. */
+static void spares_first_in_order(struct kunit *test)
+{
+	struct vrampool_client *client = kunit_kzalloc(test, sizeof(*client), GFP_KERNEL);
+	void *freed[4], *got[6];
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, client);
+	KUNIT_ASSERT_TRUE(test, vrampool_alloc_record_get_bulk(client, 4, freed));
+	KUNIT_EXPECT_EQ(test, 0u, client->nr_spare);
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_TRUE(test, is_zero(freed[i]));
+		scribble(freed[i]);
+	}
+	vrampool_alloc_record_put_bulk(client, freed, 4);
+	KUNIT_EXPECT_EQ(test, 4u, client->nr_spare);
+
+	KUNIT_ASSERT_TRUE(test, vrampool_alloc_record_get_bulk(client, 6, got));
+	KUNIT_EXPECT_EQ(test, 0u, client->nr_spare);
+	KUNIT_EXPECT_NULL(test, client->spare);
+	for (i = 0; i < 6; i++) {
+		if (i < 4)
+			KUNIT_EXPECT_PTR_EQ_MSG(test, freed[i], got[i], "record %u", i);
+		KUNIT_EXPECT_TRUE_MSG(test, is_zero(got[i]), "record %u not zeroed", i);
+	}
+	vrampool_alloc_record_put_bulk(client, got, 6);
+	KUNIT_EXPECT_EQ(test, 6u, client->nr_spare);
+	vrampool_alloc_record_drain(client);
+	KUNIT_EXPECT_EQ(test, 0u, client->nr_spare);
+	KUNIT_EXPECT_NULL(test, client->spare);
+}
+
+/* No more than VRAMPOOL_SPARE_RECORDS are kept, one by one or in bulk; ALLOC takes the last. */
+static void spares_are_bounded(struct kunit *test)
+{
+	struct vrampool_client *client = kunit_kzalloc(test, sizeof(*client), GFP_KERNEL);
+	const u32 n = VRAMPOOL_SPARE_RECORDS + 8;
+	struct vrampool_alloc *a, *last = NULL;
+	void **recs;
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, client);
+	recs = kunit_kcalloc(test, n, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+
+	for (i = 0; i < n; i++) {
+		a = vrampool_alloc_record_get(client);
+		KUNIT_ASSERT_NOT_NULL(test, a);
+		if (i == VRAMPOOL_SPARE_RECORDS - 1)
+			last = a;
+		vrampool_alloc_record_put(client, a);
+		/* Each is the spare the next get takes: keep them apart. */
+		recs[i] = vrampool_alloc_record_get(client);
+		KUNIT_ASSERT_PTR_EQ(test, (void *)a, recs[i]);
+	}
+	for (i = 0; i < n; i++)
+		vrampool_alloc_record_put(client, recs[i]);
+	KUNIT_EXPECT_EQ(test, (u32)VRAMPOOL_SPARE_RECORDS, client->nr_spare);
+	/* The last one kept is the first taken. */
+	KUNIT_EXPECT_PTR_EQ(test, last, vrampool_alloc_record_get(client));
+	vrampool_alloc_record_put(client, last);
+
+	KUNIT_ASSERT_TRUE(test, vrampool_alloc_record_get_bulk(client, n, recs));
+	KUNIT_EXPECT_EQ(test, 0u, client->nr_spare);
+	vrampool_alloc_record_put_bulk(client, recs, n);
+	KUNIT_EXPECT_EQ(test, (u32)VRAMPOOL_SPARE_RECORDS, client->nr_spare);
+	vrampool_alloc_record_drain(client);
+	KUNIT_EXPECT_EQ(test, 0u, client->nr_spare);
+}
+
 static struct kunit_case vrampool_batch_cases[] = {
 	KUNIT_CASE(distinct_batches),
 	KUNIT_CASE(first_repeat_in_batch_order),
 	KUNIT_CASE(random_batches_match_the_definition),
 	KUNIT_CASE(increasing_then_not),
 	KUNIT_CASE(increasing_batches_with_a_copy),
+	KUNIT_CASE(spares_first_in_order),
+	KUNIT_CASE(spares_are_bounded),
 	{}
 };
 
