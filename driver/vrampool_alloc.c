@@ -425,6 +425,14 @@ static int route_reclaiming(struct vrampool_client *client, struct drm_vrampool_
 	return ret;
 }
 
+/* What every allocation counts, before it is routed. */
+static void alloc_begin(struct vrampool_client *client)
+{
+	client->alloc_nr++;
+	client->quota_refused = 0;
+	WRITE_ONCE(client->last_alloc, atomic64_inc_return(&client->vdev->alloc_clock));
+}
+
 /*
  * Places @a, retrying once after an explicit cleanup if VRAM is full or
  * the client is at its page limit or VRAM quota: its own free cached pages
@@ -436,9 +444,7 @@ static int client_alloc(struct vrampool_client *client, struct drm_vrampool_allo
 {
 	int ret;
 
-	client->alloc_nr++;
-	client->quota_refused = 0;
-	WRITE_ONCE(client->last_alloc, atomic64_inc_return(&client->vdev->alloc_clock));
+	alloc_begin(client);
 	periodic_cleanup(client);
 
 	ret = route(client, args->size, args->flags, a, &args->error);
@@ -555,6 +561,36 @@ int vrampool_alloc_place(struct vrampool_client *client, struct drm_vrampool_all
 	ret = client_alloc(client, args, a);
 	if (ret)
 		return ret;
+	client->allocations++;
+	return 0;
+}
+
+/**
+ * vrampool_alloc_place_after() - serve a request like the one placed just before it
+ * @client: the client, locked, and not unlocked since @prev was placed
+ * @args: the request (checked), with the size and flags of @prev's
+ * @a: its record, zeroed (@args->size is not 0)
+ * @prev: the allocation vrampool_alloc_place() or this function placed
+ *	  last, for ALLOC_BATCH's run of equal requests
+ *
+ * With nothing else changed, the same request takes the same route: every
+ * pool before @prev's refuses it again, as it did (it does not take the
+ * size, or is capped and still full), and @prev's pool places it where it
+ * would, without a route, when it can tell (vrampool_pool_alloc_after()).
+ * That holds while the periodic pass has no work due before it: its
+ * cleanup could change a pool the route passes. Otherwise the request is
+ * served as vrampool_alloc_place() serves it, limits and all.
+ *
+ * Return: as vrampool_alloc_place().
+ */
+int vrampool_alloc_place_after(struct vrampool_client *client, struct drm_vrampool_alloc *args,
+			       struct vrampool_alloc *a, const struct vrampool_alloc *prev)
+{
+	if (client->alloc_nr + 1 >= client->pool_set->periodic_due ||
+	    client->allocations >= vrampool_modparam.max_allocations ||
+	    !vrampool_pool_alloc_after(prev, args->size, a))
+		return vrampool_alloc_place(client, args, a);
+	alloc_begin(client);
 	client->allocations++;
 	return 0;
 }

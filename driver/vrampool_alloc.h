@@ -24,6 +24,8 @@ void vrampool_alloc_take_all(struct vrampool_client *client, const u32 *handles,
 bool vrampool_alloc_routable(struct vrampool_client *client, u64 size, u32 flags);
 int vrampool_alloc_place(struct vrampool_client *client, struct drm_vrampool_alloc *args,
 			 struct vrampool_alloc *a);
+int vrampool_alloc_place_after(struct vrampool_client *client, struct drm_vrampool_alloc *args,
+			       struct vrampool_alloc *a, const struct vrampool_alloc *prev);
 int vrampool_alloc_store_all(struct vrampool_client *client, void **entries,
 			     struct drm_vrampool_alloc_answer *answers, u32 count, u32 *failed);
 void *vrampool_alloc_entry(struct vrampool_alloc *a);

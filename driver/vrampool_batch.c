@@ -14,6 +14,7 @@
 #include <linux/sort.h>
 #include <linux/uaccess.h>
 #include <linux/wordpart.h>
+#include <linux/xarray.h>
 
 #include <kunit/visibility.h>
 
@@ -34,12 +35,14 @@
 
 /*
  * The kernel's copy of an ALLOC_BATCH: the answers, the requests, and per
- * request its record (a &struct vrampool_alloc for a non-zero size, made
- * before the client lock is taken) or, once placed, its handle entry; the
+ * request its record (a &struct vrampool_alloc for a non-zero size, taken
+ * under the client lock, take_records()) or, once placed, its handle entry; the
  * three arrays in one allocation, @answers first.
  */
 struct alloc_batch {
 	u32 count;
+	/* how many requests have a non-zero size: a record each */
+	u32 records;
 	/* requests [0, placed) are placed, their handles reserved */
 	u32 placed;
 	/* client->next_handle and client->pages when the batch began */
@@ -112,13 +115,11 @@ efault:
 	return -EFAULT;
 }
 
-/* Copies the requests in and makes their records, before the client lock. */
+/* Copies the requests in and checks them, before the client lock. */
 static int alloc_batch_init(struct vrampool_device *vdev, struct alloc_batch *b,
 			    struct drm_vrampool_alloc_batch *args)
 {
-	u32 i, records;
-	void *entry;
-	int ret;
+	u32 i;
 
 	b->count = args->count;
 	/* Each array's entries are multiples of 8 bytes: the next one stays aligned. */
@@ -131,15 +132,24 @@ static int alloc_batch_init(struct vrampool_device *vdev, struct alloc_batch *b,
 	memset(b->entries, 0, b->count * sizeof(*b->entries));
 	if (requests_in(b->reqs, u64_to_user_ptr(args->requests), b->count))
 		return -EFAULT;
-	ret = check_requests(vdev, b, args);
-	if (ret)
-		return ret;
-	for (i = 0, records = 0; i < b->count; i++)
-		records += !!b->reqs[i].size;
+	for (i = 0, b->records = 0; i < b->count; i++)
+		b->records += !!b->reqs[i].size;
+	return check_requests(vdev, b, args);
+}
+
+/*
+ * The records of the requests of a non-zero size, the client's spares
+ * first (DOC: spare records): taken together at the front, then each moved
+ * to its request, from the back.
+ */
+static int take_records(struct vrampool_client *client, struct alloc_batch *b)
+{
+	u32 i, records = b->records;
+	void *entry;
+
 	if (!records)
 		return 0;
-	/* Made together at the front, then each moved to its request, from the back. */
-	if (!vrampool_alloc_record_new_bulk(records, b->entries))
+	if (!vrampool_alloc_record_get_bulk(client, records, b->entries))
 		return -ENOMEM;
 	for (i = b->count; i-- > 0;) {
 		if (!b->reqs[i].size)
@@ -211,32 +221,44 @@ static void undo(struct vrampool_client *client, struct alloc_batch *b)
 
 /*
  * Places every request in order, then gives them their handles, or does
- * neither. The handles are valid at once; the caller holds the client
- * lock until the answers are written or the handles hidden again.
+ * neither; a request that repeats the one before it goes where that one
+ * went when it still fits there (vrampool_alloc_place_after()). The
+ * handles are valid at once; the caller holds the client lock until the
+ * answers are written or the handles hidden again.
  */
 static int place_all(struct vrampool_client *client, struct alloc_batch *b,
 		     struct drm_vrampool_alloc_batch *args)
 {
 	struct drm_vrampool_alloc one = {};
-	struct vrampool_alloc pageless, *a;
+	struct vrampool_alloc pageless, *a, *prev = NULL;
+	const struct drm_vrampool_alloc_request *req;
 	int ret;
 
 	b->next_handle = client->next_handle;
 	b->pages = client->pages;
 	ret = precheck(client, b, args);
+	if (!ret)
+		ret = take_records(client, b);
 	if (ret)
 		return ret;
 
 	for (; b->placed < b->count; b->placed++) {
-		one.size = b->reqs[b->placed].size;
-		one.flags = b->reqs[b->placed].flags;
+		req = &b->reqs[b->placed];
+		one.size = req->size;
+		one.flags = req->flags;
 		memset(&one.error, 0, sizeof(one.error));
 		a = b->entries[b->placed];
 		if (!one.size) {
 			memset(&pageless, 0, sizeof(pageless));
 			a = &pageless;
 		}
-		ret = vrampool_alloc_place(client, &one, a);
+		/* @prev: the allocation just placed, of a request this one repeats. */
+		if (prev && (req->size != req[-1].size || req->flags != req[-1].flags))
+			prev = NULL;
+		if (prev)
+			ret = vrampool_alloc_place_after(client, &one, a, prev);
+		else
+			ret = vrampool_alloc_place(client, &one, a);
 		if (ret) {
 			args->failed = b->placed;
 			args->error = one.error;
@@ -245,6 +267,7 @@ static int place_all(struct vrampool_client *client, struct alloc_batch *b,
 		}
 		vrampool_alloc_answer(a, 0, &b->answers[b->placed]);
 		b->entries[b->placed] = vrampool_alloc_entry(a);
+		prev = one.size ? a : NULL;
 	}
 
 	ret = vrampool_alloc_store_all(client, b->entries, b->answers, b->count, &args->failed);
@@ -459,24 +482,44 @@ static int check_handles(struct vrampool_client *client, const u32 *handles, u32
 	return -EINVAL;
 }
 
+/* Whether a handle's entry is a slice of a sliced page (DOC: handle entries). */
+static bool entry_is_slice(void *entry)
+{
+	const struct vrampool_alloc *a = entry;
+
+	return !xa_is_value(entry) && a->pool->config.type == DRM_VRAMPOOL_POOL_SLICED;
+}
+
 /*
  * Frees a checked batch: every handle taken as FREE takes it (the last one
  * stays retired, DOC: retired handle), every allocation out of its pool,
  * then the records given back together. @entries has room for @count.
+ *
+ * The slices go first, from the last to the first: a batch's slices were
+ * mostly placed in order at the end of their pages, and freed the other
+ * way round each is the last pending one (DOC: pending slices), freed in
+ * O(1). The order makes no difference to what is left, as every hole
+ * merges with its neighbours whatever the order; nor does it to the other
+ * allocations, freed after them in the batch's order.
  */
 static void free_all(struct vrampool_client *client, const u32 *handles, u32 count,
 		     void **entries)
 {
-	struct vrampool_alloc *a;
 	u32 i, records = 0;
+	void *entry;
 
 	vrampool_alloc_take_all(client, handles, count, entries);
-	for (i = 0; i < count; i++) {
-		if (trace_vrampool_free_enabled())
+	if (trace_vrampool_free_enabled())
+		for (i = 0; i < count; i++)
 			vrampool_alloc_trace_free(client, handles[i], entries[i]);
-		a = vrampool_alloc_entry_release(client, entries[i]);
-		if (a)
-			entries[records++] = a;	/* behind @i: its entry is used */
+	for (i = count; i-- > 0;)
+		if (entry_is_slice(entries[i]))
+			vrampool_alloc_entry_release(client, entries[i]);
+	for (i = 0; i < count; i++) {
+		entry = entries[i];
+		if (!entry_is_slice(entry) && !vrampool_alloc_entry_release(client, entry))
+			continue;	/* a zero-size allocation: no record */
+		entries[records++] = entry;	/* at or behind @i: its entry is used */
 	}
 	vrampool_alloc_record_put_bulk(client, entries, records);
 }

@@ -604,6 +604,39 @@ int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_alloc);
 
 /**
+ * vrampool_pool_alloc_after() - serve a size again, as the pool served it last
+ * @prev: the allocation of @size the pool placed last, with nothing of its
+ *	  client changed since
+ * @size: the size, not 0
+ * @a: the allocation to place; zeroed but for its handle
+ *
+ * For a batch's run of equal requests: where vrampool_pool_alloc() would
+ * place @a now, found without looking at any page but @prev's, for the
+ * pool types that can tell (&vrampool_pool_ops.alloc_after: sliced pools).
+ *
+ * Return: true with @a placed and counted; false, and nothing changed,
+ * where vrampool_pool_alloc() must serve it.
+ */
+bool vrampool_pool_alloc_after(const struct vrampool_alloc *prev, u64 size,
+			       struct vrampool_alloc *a)
+{
+	struct vrampool_pool *pool = prev->pool;
+
+	if (!pool->ops->alloc_after || !prev->ppage || !size)
+		return false;
+	a->pool = pool;
+	a->size = size;
+	if (!pool->ops->alloc_after(prev, size, a)) {
+		a->pool = NULL;
+		a->size = 0;
+		return false;
+	}
+	pool_account(pool, a, true);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_alloc_after);
+
+/**
  * vrampool_pool_free() - return an allocation to its pool
  * @a: the allocation; a page-less (zero-size) one needs only its pool and
  *     size set

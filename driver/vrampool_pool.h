@@ -232,6 +232,8 @@ struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry 
 					   const struct vrampool_backing *backing);
 void vrampool_pool_destroy(struct vrampool_pool *pool);
 bool vrampool_pool_accepts(const struct vrampool_pool *pool, u64 size);
+bool vrampool_pool_alloc_after(const struct vrampool_alloc *prev, u64 size,
+			       struct vrampool_alloc *a);
 int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 			bool *full);
 void vrampool_pool_free(struct vrampool_alloc *a);

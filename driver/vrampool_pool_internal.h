@@ -35,6 +35,14 @@ struct vrampool_pool_ops {
 	 */
 	int (*alloc)(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 		     bool *full);
+	/**
+	 * @alloc_after: optional: place @a (its pool and size set) where
+	 * @alloc would place it now, in @prev's page, @prev being the
+	 * allocation of the same @size the pool placed last, with nothing
+	 * of the client changed since; false, and nothing changed, where it
+	 * cannot tell (vrampool_pool_alloc_after())
+	 */
+	bool (*alloc_after)(const struct vrampool_alloc *prev, u64 size, struct vrampool_alloc *a);
 	/** @free: take @a out of its page; its accounting is already undone */
 	void (*free)(struct vrampool_alloc *a);
 	/**

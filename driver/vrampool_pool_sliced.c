@@ -112,6 +112,22 @@ static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 	return 0;
 }
 
+/*
+ * After @prev, of the same size: the pages before @prev's had no hole for
+ * it then (first fit passed them) and have none now, so @prev's page is the
+ * first that fits if it still does.
+ */
+static bool sliced_alloc_after(const struct vrampool_alloc *prev, u64 size,
+			       struct vrampool_alloc *a)
+{
+	u64 eff;
+
+	vrampool_pool_effective_size(prev->pool, size, &eff);
+	if (sliced_largest_hole(prev->ppage) < eff)
+		return false;
+	return sliced_insert(prev->ppage, eff, a);
+}
+
 static void sliced_free(struct vrampool_alloc *a)
 {
 	vrampool_slices_remove(&a->ppage->slices, &a->slice);
@@ -155,6 +171,7 @@ const struct vrampool_pool_ops vrampool_pool_sliced_ops = {
 	.init = sliced_init,
 	.accepts = sliced_accepts,
 	.alloc = sliced_alloc,
+	.alloc_after = sliced_alloc_after,
 	.free = sliced_free,
 	.cleanup = sliced_cleanup,
 	.capacity = sliced_capacity,

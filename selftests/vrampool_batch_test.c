@@ -217,6 +217,23 @@ TEST_F(batch, count_zero_does_nothing)
 	EXPECT_UNCHANGED(&before, "count 0");
 }
 
+/* The same statistics on both clients, pool by pool; @s1 is @fd's. */
+static void same_stats(struct __test_metadata *_metadata, int fd, int other, struct vp_snap *s1)
+{
+	static struct vp_snap s2;
+	uint32_t i;
+
+	ASSERT_EQ(0, vp_snap_take(fd, s1));
+	ASSERT_EQ(0, vp_snap_take(other, &s2));
+	ASSERT_EQ(s1->count, s2.count);
+	for (i = 0; i < s1->count; i++) {
+		EXPECT_EQ(s2.pools[i].allocations, s1->pools[i].allocations) TH_LOG("pool %u", i);
+		EXPECT_EQ(s2.pools[i].bytes_in_use, s1->pools[i].bytes_in_use) TH_LOG("pool %u", i);
+		EXPECT_EQ(s2.pools[i].pages, s1->pools[i].pages) TH_LOG("pool %u", i);
+	}
+	EXPECT_EQ(s2.vram_in_use, s1->vram_in_use);
+}
+
 /*
  * A batch answers what the same ALLOCs, one by one, answer on another
  * client with the same layout; every page maps; FREE_BATCH frees them all.
@@ -232,7 +249,7 @@ TEST_F(batch, serves_like_single_allocs)
 	struct drm_vrampool_alloc_answer ans[sizeof(sizes) / sizeof(sizes[0])];
 	struct drm_vrampool_alloc_batch b;
 	struct drm_vrampool_alloc one;
-	struct vp_snap s1, s2;
+	struct vp_snap s1;
 	uint32_t i;
 	uint8_t *map;
 	int other, ret;
@@ -270,16 +287,7 @@ TEST_F(batch, serves_like_single_allocs)
 		EXPECT_EQ((uint8_t)i, map[ans[i].offset]);
 		munmap(map, ans[i].page_size);
 	}
-	/* The same statistics, pool by pool. */
-	ASSERT_EQ(0, vp_snap_take(self->fd, &s1));
-	ASSERT_EQ(0, vp_snap_take(other, &s2));
-	ASSERT_EQ(s1.count, s2.count);
-	for (i = 0; i < s1.count; i++) {
-		EXPECT_EQ(s2.pools[i].allocations, s1.pools[i].allocations) TH_LOG("pool %u", i);
-		EXPECT_EQ(s2.pools[i].bytes_in_use, s1.pools[i].bytes_in_use) TH_LOG("pool %u", i);
-		EXPECT_EQ(s2.pools[i].pages, s1.pools[i].pages) TH_LOG("pool %u", i);
-	}
-	EXPECT_EQ(s2.vram_in_use, s1.vram_in_use);
+	same_stats(_metadata, self->fd, other, &s1);
 	close(other);
 
 	free_answers(_metadata, self->fd, ans, n);
@@ -288,6 +296,89 @@ TEST_F(batch, serves_like_single_allocs)
 	ASSERT_EQ(0, vp_snap_take(self->fd, &s1));
 	for (i = 0; i < s1.count; i++)
 		EXPECT_EQ(0u, s1.pools[i].allocations) TH_LOG("pool %u", i);
+}
+
+/*
+ * The layout and holes runs_serve_like_single_allocs starts from, on each
+ * client alike: a capped sliced pool (2 pages of 64 KiB) whose first page
+ * has two 12 KiB holes, an exclusive pool with a short period (its periodic
+ * pass falls due during the batch: its free page goes), an uncapped sliced
+ * pool and a direct one.
+ */
+static void runs_layout(struct __test_metadata *_metadata, int fd, uint32_t *keep)
+{
+	struct drm_vrampool_pool_entry e[4] = {
+		vp_sliced(64 * KiB, 16 * KiB, 128 * KiB),
+		vp_exclusive(32 * KiB, 3),
+		vp_sliced(1 * MiB, VP_ABSENT, VP_ABSENT),
+		vp_direct(VP_ABSENT),
+	};
+	struct drm_vrampool_alloc a[5], x;
+	uint32_t i;
+
+	VP_INSTALL_OK(fd, e, 4, "capped sliced, exclusive{period 3}, sliced, direct");
+	for (i = 0; i < 5; i++)
+		VP_ALLOC_OK(fd, 12 * KiB, 0, &a[i], "a slice of the first page");
+	VP_FREE_OK(fd, a[1].handle, "a hole at 12 KiB");
+	VP_FREE_OK(fd, a[3].handle, "a hole at 36 KiB");
+	VP_ALLOC_OK(fd, 20 * KiB, 0, &x, "an exclusive page");
+	VP_FREE_OK(fd, x.handle, "the exclusive page, free");
+	keep[0] = a[0].handle;
+	keep[1] = a[2].handle;
+	keep[2] = a[4].handle;
+}
+
+/*
+ * Runs of equal requests, as a runtime batches them, answer what the same
+ * ALLOCs one by one answer: holes filled first, pages filled and new ones
+ * made, a capped pool full and the next pool taking the rest, the
+ * exclusive pool's periodic pass between two requests of a run.
+ */
+TEST_F(batch, runs_serve_like_single_allocs)
+{
+	static const struct { uint64_t size; uint32_t count; } runs[] = {
+		{ 12 * KiB, 14 }, { 100, 6 }, { 20 * KiB, 4 }, { 40 * KiB, 30 },
+		{ 0, 3 }, { 16 * KiB, 9 }, { 8 * KiB, 1 }, { 64 * KiB, 5 },
+	};
+	struct drm_vrampool_alloc_request reqs[80];
+	struct drm_vrampool_alloc_answer ans[80];
+	struct drm_vrampool_alloc_batch b;
+	struct drm_vrampool_alloc one;
+	uint32_t i, r, k, n = 0, keep[3], keep2[3];
+	struct vp_snap s1;
+	int other, ret;
+
+	memset(reqs, 0, sizeof(reqs));
+	for (r = 0; r < sizeof(runs) / sizeof(runs[0]); r++)
+		for (k = 0; k < runs[r].count; k++)
+			reqs[n++].size = runs[r].size;
+	ASSERT_GE(sizeof(reqs) / sizeof(reqs[0]), n);
+	other = vp_open_device(&self->dev);
+	ASSERT_LE(0, other);
+	runs_layout(_metadata, self->fd, keep);
+	runs_layout(_metadata, other, keep2);
+
+	memset(ans, VP_POISON, sizeof(ans));
+	ret = vp_alloc_batch(self->fd, reqs, ans, n, &b);
+	ASSERT_EQ(0, ret) TH_LOG("ALLOC_BATCH: %s (failed %u, code %u)", strerror(-ret),
+				 b.failed, b.error.code);
+	for (i = 0; i < n; i++) {
+		VP_ALLOC_OK(other, reqs[i].size, 0, &one, "the same request alone");
+		EXPECT_EQ(one.pool, ans[i].pool)
+			TH_LOG("request %u (%llu)", i, (unsigned long long)reqs[i].size);
+		EXPECT_EQ(one.page, ans[i].page) TH_LOG("request %u", i);
+		EXPECT_EQ(one.offset, ans[i].offset) TH_LOG("request %u", i);
+		EXPECT_EQ(one.padding, ans[i].padding) TH_LOG("request %u", i);
+		EXPECT_EQ(one.page_size, ans[i].page_size) TH_LOG("request %u", i);
+	}
+	same_stats(_metadata, self->fd, other, &s1);
+	close(other);
+	/* Both pools of slices were used, and the capped one is full. */
+	EXPECT_EQ(2u, s1.pools[0].pages);
+	EXPECT_LT(0u, s1.pools[2].allocations);
+	free_answers(_metadata, self->fd, ans, n);
+	for (i = 0; i < 3; i++)
+		VP_FREE_OK(self->fd, keep[i], "a slice kept from before");
 }
 
 /* Serves @reqs with its answers at @ans; checks them and frees them again. */
@@ -931,6 +1022,105 @@ TEST_F_TIMEOUT(batch, fail_nth_alloc_batch, VP_FAULT_TIMEOUT)
 	op.vram_fd = self->fd;
 	/* The arrays (one allocation), three records, the handles, pages and their buffers. */
 	vp_fault_check(_metadata, &op, self->dev.name, 6);
+	free(c);
+}
+
+/*
+ * A client with one spare record (DOC: spare records) and a page with room:
+ * a new file each attempt, so that the spare is the only one. Closing the
+ * file before frees its spares: one freed by a failed batch too would be
+ * freed twice, which the debug kernel reports.
+ */
+struct sctx {
+	const struct vp_device *dev;
+	int fd;
+	struct drm_vrampool_alloc_request reqs[3];
+	struct drm_vrampool_alloc_answer ans[3];
+	struct drm_vrampool_alloc_batch b;
+	struct drm_vrampool_free_batch fb;
+	struct state before;
+};
+
+static int s_snapshot(void *p)
+{
+	static const struct drm_vrampool_pool_entry e = { .type = DRM_VRAMPOOL_POOL_SLICED,
+							  .page_size = 1 * MiB };
+	struct sctx *c = p;
+	struct drm_vrampool_alloc a;
+	int ret;
+
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = vp_open_device(c->dev);
+	if (c->fd < 0)
+		return c->fd;
+	ret = vp_install_list(c->fd, &e, 1, NULL);
+	if (!ret)
+		ret = vp_alloc(c->fd, 4096, 0, &a);
+	if (!ret)
+		ret = vp_free(c->fd, a.handle);
+	if (!ret)
+		ret = vp_snap_take(c->fd, &c->before.snap);
+	return ret;
+}
+
+static int s_call(void *p)
+{
+	struct sctx *c = p;
+
+	return vp_alloc_batch(c->fd, c->reqs, c->ans, 3, &c->b);
+}
+
+static int s_unchanged(void *p, char *why, size_t len)
+{
+	struct sctx *c = p;
+	struct state after = { .device_vram = 0 };
+
+	if (vp_snap_take_why(c->fd, &after.snap, why, len))
+		return -1;
+	return state_diff(&c->before, &after, why, len);
+}
+
+static int s_succeeded(void *p, char *why, size_t len)
+{
+	struct sctx *c = p;
+	uint32_t h[3], i;
+	int ret;
+
+	for (i = 0; i < 3; i++)
+		h[i] = c->ans[i].handle;
+	ret = vp_free_batch(c->fd, h, 3, &c->fb);
+	if (ret)
+		snprintf(why, len, "freeing it: %s", strerror(-ret));
+	return ret ? -1 : 0;
+}
+
+/* An ALLOC_BATCH that takes a spare record, then fails, gives the spare back whole. */
+TEST_F_TIMEOUT(batch, fail_nth_alloc_batch_from_a_spare, VP_FAULT_TIMEOUT)
+{
+	static const uint64_t sizes[] = { 4096, 4096, 4096 };
+	struct vp_fault_op op = {
+		.name = "ALLOC_BATCH of 3 slices in a page, one spare record",
+		.call = s_call,
+		.snapshot = s_snapshot,
+		.unchanged = s_unchanged,
+		.succeeded = s_succeeded,
+		.allowed = vp_fault_only_enomem,
+		.vram_fd = -1,
+	};
+	struct sctx *c;
+
+	VP_FAULT_REQUIRE();
+	c = calloc(1, sizeof(*c));
+	ASSERT_NE(NULL, c);
+	c->dev = &self->dev;
+	c->fd = -1;
+	requests(c->reqs, sizes, NULL, 3);
+	op.ctx = c;
+	/* The arrays, the two records the spare does not cover. */
+	vp_fault_check(_metadata, &op, self->dev.name, 2);
+	if (c->fd >= 0)
+		close(c->fd);
 	free(c);
 }
 

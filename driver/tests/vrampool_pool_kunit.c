@@ -1421,6 +1421,100 @@ static void free_vram_is_what_cleanup_gives(struct kunit *test)
 	}
 }
 
+/*
+ * vrampool_pool_alloc_after() places each allocation of a run of equal
+ * sizes exactly where vrampool_pool_alloc() does, or declines: two sliced
+ * pools, one served through it where it takes the request, the other only
+ * through vrampool_pool_alloc(), take the same random runs and frees, and
+ * every allocation must land in the same page at the same offset. It must
+ * both take requests (the run fits the page of the one before) and decline
+ * them (the page is full, an older page has room again).
+ */
+#define AFTER_LIVE	96
+
+static void alloc_after_is_first_fit(struct kunit *test)
+{
+	static const u64 sizes[] = { 100, 256, 1000, 1500, 4096 };
+	struct fake_backing *fa = fake_backing(test), *fb = fake_backing(test);
+	struct vrampool_pool *pa = make_pool(test, fa, SLICED(4096, 4096));
+	struct vrampool_pool *pb = make_pool(test, fb, SLICED(4096, 4096));
+	struct vrampool_alloc *a, *b, *prev;
+	struct vrampool_alloc **la, **lb;
+	u32 step, k, run, n = 0, taken = 0, declined = 0;
+	struct rnd_state rnd;
+	bool full;
+	u64 size;
+
+	la = kunit_kcalloc(test, AFTER_LIVE, sizeof(*la), GFP_KERNEL);
+	lb = kunit_kcalloc(test, AFTER_LIVE, sizeof(*lb), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, la);
+	KUNIT_ASSERT_NOT_NULL(test, lb);
+	prandom_seed_state(&rnd, 2026);
+	for (step = 0; step < 400; step++) {
+		/* Frees first, at random, so that older pages get holes again. */
+		while (n && prandom_u32_state(&rnd) % 3) {
+			k = prandom_u32_state(&rnd) % n;
+			vrampool_pool_free(la[k]);
+			vrampool_pool_free(lb[k]);
+			la[k] = la[--n];
+			lb[k] = lb[n];
+		}
+		size = sizes[prandom_u32_state(&rnd) % ARRAY_SIZE(sizes)];
+		run = 1 + prandom_u32_state(&rnd) % 8;
+		for (prev = NULL; run-- && n < AFTER_LIVE; prev = a) {
+			a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+			b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, a);
+			KUNIT_ASSERT_NOT_NULL(test, b);
+			if (prev && vrampool_pool_alloc_after(prev, size, a)) {
+				taken++;
+			} else {
+				declined += !!prev;
+				KUNIT_ASSERT_EQ(test, vrampool_pool_alloc(pa, size, a, &full), 0);
+			}
+			KUNIT_ASSERT_EQ(test, vrampool_pool_alloc(pb, size, b, &full), 0);
+			KUNIT_ASSERT_EQ_MSG(test, a->ppage->index, b->ppage->index,
+					    "step %u, %llu bytes", step, size);
+			KUNIT_ASSERT_EQ_MSG(test, a->slice.offset, b->slice.offset,
+					    "step %u, %llu bytes", step, size);
+			la[n] = a;
+			lb[n++] = b;
+		}
+		KUNIT_ASSERT_EQ(test, pa->stats.allocations, pb->stats.allocations);
+		KUNIT_ASSERT_EQ(test, pa->stats.padding, pb->stats.padding);
+		KUNIT_ASSERT_EQ(test, fa->pages, fb->pages);
+	}
+	KUNIT_EXPECT_LT(test, 100u, taken);
+	KUNIT_EXPECT_LT(test, 10u, declined);
+	while (n--) {
+		vrampool_pool_free(la[n]);
+		vrampool_pool_free(lb[n]);
+	}
+}
+
+/* A zero size, a page-less allocation or a type without the shortcut: declined. */
+static void alloc_after_declines(struct kunit *test)
+{
+	struct fake_backing *f = fake_backing(test);
+	struct vrampool_pool *sliced = make_pool(test, f, SLICED(4096, 4096));
+	struct vrampool_pool *excl = make_pool(test, f, EXCLUSIVE(4096, 10));
+	struct vrampool_alloc *a = alloc_ok(test, sliced, 100), *x = alloc_ok(test, excl, 100);
+	struct vrampool_alloc *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_FALSE(test, vrampool_pool_alloc_after(a, 0, c));
+	KUNIT_EXPECT_FALSE(test, vrampool_pool_alloc_after(x, 100, c));
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(c, 0, sizeof(*c)));
+	KUNIT_EXPECT_EQ(test, excl->stats.allocations, 1);
+	KUNIT_ASSERT_TRUE(test, vrampool_pool_alloc_after(a, 100, c));
+	KUNIT_EXPECT_PTR_EQ(test, c->ppage, a->ppage);
+	KUNIT_EXPECT_EQ(test, c->slice.offset, 256);
+	KUNIT_EXPECT_EQ(test, sliced->stats.allocations, 2);
+	vrampool_pool_free(c);
+	vrampool_pool_free(a);
+	vrampool_pool_free(x);
+}
+
 static struct kunit_case vrampool_pool_cases[] = {
 	KUNIT_CASE_PARAM(pool_ops_dispatch, dispatch_gen_params),
 	KUNIT_CASE_PARAM(zero_size_takes_no_page, dispatch_gen_params),
@@ -1444,6 +1538,8 @@ static struct kunit_case vrampool_pool_cases[] = {
 	KUNIT_CASE(exclusive_first_fit_is_the_walk),
 	KUNIT_CASE(drop_then_destroy),
 	KUNIT_CASE(free_vram_is_what_cleanup_gives),
+	KUNIT_CASE(alloc_after_is_first_fit),
+	KUNIT_CASE(alloc_after_declines),
 	{}
 };
 
