@@ -37,10 +37,13 @@ GOALS = [
       for m in ("gpt2-small", "llama-7b")],
 ]
 
-# Batched ALLOC and FREE (ALLOC_BATCH, FREE_BATCH): their own section.
+# Batched ALLOC and FREE (ALLOC_BATCH, FREE_BATCH): their own section. The
+# issue's "0.25 x a null ioctl per allocation at batch 64" read both ways:
+# each batched ioctl on its own, and an ALLOC and its FREE together.
 BATCH_GOALS = [
-    ("batched ALLOC+FREE per allocation at batch 64 / null ioctl",
-     ("ratio", "batched ALLOC+FREE per allocation, batch 64"), "<=", 0.25),
+    *[(f"batched {op} per allocation at batch 64 / null ioctl",
+       ("ratio", f"batched {op} per allocation, batch 64"), "<=", 0.25)
+      for op in ("ALLOC", "FREE", "ALLOC+FREE")],
 ]
 
 
