@@ -945,6 +945,7 @@ struct fctx {
 	struct drm_vrampool_free_batch fb;
 	uint32_t next;		/* the first handle a success gets */
 	uint32_t h[4];
+	const struct vp_device *dev;	/* fail_nth_alloc_batch_from_a_spare: its files */
 };
 
 static int f_snapshot(void *p)
@@ -1031,21 +1032,11 @@ TEST_F_TIMEOUT(batch, fail_nth_alloc_batch, VP_FAULT_TIMEOUT)
  * file before frees its spares: one freed by a failed batch too would be
  * freed twice, which the debug kernel reports.
  */
-struct sctx {
-	const struct vp_device *dev;
-	int fd;
-	struct drm_vrampool_alloc_request reqs[3];
-	struct drm_vrampool_alloc_answer ans[3];
-	struct drm_vrampool_alloc_batch b;
-	struct drm_vrampool_free_batch fb;
-	struct state before;
-};
-
 static int s_snapshot(void *p)
 {
 	static const struct drm_vrampool_pool_entry e = { .type = DRM_VRAMPOOL_POOL_SLICED,
 							  .page_size = 1 * MiB };
-	struct sctx *c = p;
+	struct fctx *c = p;
 	struct drm_vrampool_alloc a;
 	int ret;
 
@@ -1064,32 +1055,15 @@ static int s_snapshot(void *p)
 	return ret;
 }
 
-static int s_call(void *p)
-{
-	struct sctx *c = p;
-
-	return vp_alloc_batch(c->fd, c->reqs, c->ans, 3, &c->b);
-}
-
-static int s_unchanged(void *p, char *why, size_t len)
-{
-	struct sctx *c = p;
-	struct state after = { .device_vram = 0 };
-
-	if (vp_snap_take_why(c->fd, &after.snap, why, len))
-		return -1;
-	return state_diff(&c->before, &after, why, len);
-}
-
 static int s_succeeded(void *p, char *why, size_t len)
 {
-	struct sctx *c = p;
-	uint32_t h[3], i;
+	struct fctx *c = p;
+	uint32_t i;
 	int ret;
 
-	for (i = 0; i < 3; i++)
-		h[i] = c->ans[i].handle;
-	ret = vp_free_batch(c->fd, h, 3, &c->fb);
+	for (i = 0; i < 4; i++)
+		c->h[i] = c->ans[i].handle;
+	ret = vp_free_batch(c->fd, c->h, 4, &c->fb);
 	if (ret)
 		snprintf(why, len, "freeing it: %s", strerror(-ret));
 	return ret ? -1 : 0;
@@ -1098,26 +1072,26 @@ static int s_succeeded(void *p, char *why, size_t len)
 /* An ALLOC_BATCH that takes a spare record, then fails, gives the spare back whole. */
 TEST_F_TIMEOUT(batch, fail_nth_alloc_batch_from_a_spare, VP_FAULT_TIMEOUT)
 {
-	static const uint64_t sizes[] = { 4096, 4096, 4096 };
+	static const uint64_t sizes[] = { 4096, 4096, 4096, 4096 };
 	struct vp_fault_op op = {
-		.name = "ALLOC_BATCH of 3 slices in a page, one spare record",
-		.call = s_call,
+		.name = "ALLOC_BATCH of 4 slices in a page, one spare record",
+		.call = f_alloc_call,
 		.snapshot = s_snapshot,
-		.unchanged = s_unchanged,
+		.unchanged = f_unchanged,
 		.succeeded = s_succeeded,
 		.allowed = vp_fault_only_enomem,
 		.vram_fd = -1,
 	};
-	struct sctx *c;
+	struct fctx *c;
 
 	VP_FAULT_REQUIRE();
 	c = calloc(1, sizeof(*c));
 	ASSERT_NE(NULL, c);
 	c->dev = &self->dev;
 	c->fd = -1;
-	requests(c->reqs, sizes, NULL, 3);
+	requests(c->reqs, sizes, NULL, 4);
 	op.ctx = c;
-	/* The arrays, the two records the spare does not cover. */
+	/* The arrays, the three records the spare does not cover. */
 	vp_fault_check(_metadata, &op, self->dev.name, 2);
 	if (c->fd >= 0)
 		close(c->fd);
