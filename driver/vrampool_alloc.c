@@ -101,6 +101,22 @@ struct vrampool_alloc *vrampool_alloc_entry_release(struct vrampool_client *clie
 	return entry;
 }
 
+/**
+ * vrampool_alloc_release_run() - free allocations of one page, but their records
+ * @client: their client, locked
+ * @a: the allocations, out of the handle table, all in the same page
+ * @count: how many, at least 1
+ *
+ * As vrampool_alloc_entry_release() of each, from the last to the first
+ * (vrampool_pool_free_run()), for FREE_BATCH.
+ */
+void vrampool_alloc_release_run(struct vrampool_client *client, struct vrampool_alloc *const *a,
+				u32 count)
+{
+	client->allocations -= count;
+	vrampool_pool_free_run(a, count);
+}
+
 static bool wants_persistent(struct vrampool_client *client, u64 size, u32 flags)
 {
 	switch (client->persistent_mode) {
@@ -425,12 +441,12 @@ static int route_reclaiming(struct vrampool_client *client, struct drm_vrampool_
 	return ret;
 }
 
-/* What every allocation counts, before it is routed. */
-static void alloc_begin(struct vrampool_client *client)
+/* What every allocation counts, before it is routed: here @n of them. */
+static void alloc_begin(struct vrampool_client *client, u32 n)
 {
-	client->alloc_nr++;
+	client->alloc_nr += n;
 	client->quota_refused = 0;
-	WRITE_ONCE(client->last_alloc, atomic64_inc_return(&client->vdev->alloc_clock));
+	WRITE_ONCE(client->last_alloc, atomic64_add_return(n, &client->vdev->alloc_clock));
 }
 
 /*
@@ -444,7 +460,7 @@ static int client_alloc(struct vrampool_client *client, struct drm_vrampool_allo
 {
 	int ret;
 
-	alloc_begin(client);
+	alloc_begin(client, 1);
 	periodic_cleanup(client);
 
 	ret = route(client, args->size, args->flags, a, &args->error);
@@ -566,33 +582,45 @@ int vrampool_alloc_place(struct vrampool_client *client, struct drm_vrampool_all
 }
 
 /**
- * vrampool_alloc_place_after() - serve a request like the one placed just before it
+ * vrampool_alloc_place_run() - serve requests like the one placed just before them
  * @client: the client, locked, and not unlocked since @prev was placed
- * @args: the request (checked), with the size and flags of @prev's
- * @a: its record, zeroed (@args->size is not 0)
+ * @size: the size of @prev's request (not 0), which each request repeats,
+ *	  flags and all
+ * @a: their records, zeroed
+ * @count: how many requests
  * @prev: the allocation vrampool_alloc_place() or this function placed
  *	  last, for ALLOC_BATCH's run of equal requests
  *
  * With nothing else changed, the same request takes the same route: every
  * pool before @prev's refuses it again, as it did (it does not take the
  * size, or is capped and still full), and @prev's pool places it where it
- * would, without a route, when it can tell (vrampool_pool_alloc_after()).
- * That holds while the periodic pass has no work due before it: its
- * cleanup could change a pool the route passes. Otherwise the request is
- * served as vrampool_alloc_place() serves it, limits and all.
+ * would, without a route, while it can tell (vrampool_pool_alloc_run()).
+ * That holds while the periodic pass has no work due: its cleanup could
+ * change a pool the route passes. So the run stops before the request
+ * that would make the pass due, and before one past max_allocations:
+ * vrampool_alloc_place() serves those, limits and all.
  *
- * Return: as vrampool_alloc_place().
+ * Return: how many of @a, from the first, are placed and counted, each as
+ * vrampool_alloc_place() would have in turn; 0 is no error.
  */
-int vrampool_alloc_place_after(struct vrampool_client *client, struct drm_vrampool_alloc *args,
-			       struct vrampool_alloc *a, const struct vrampool_alloc *prev)
+u32 vrampool_alloc_place_run(struct vrampool_client *client, u64 size,
+			     struct vrampool_alloc *const *a, u32 count,
+			     const struct vrampool_alloc *prev)
 {
-	if (client->alloc_nr + 1 >= client->pool_set->periodic_due ||
-	    client->allocations >= vrampool_modparam.max_allocations ||
-	    !vrampool_pool_alloc_after(prev, args->size, a))
-		return vrampool_alloc_place(client, args, a);
-	alloc_begin(client);
-	client->allocations++;
-	return 0;
+	u64 due = client->pool_set->periodic_due;
+	u32 limit = vrampool_modparam.max_allocations;
+	u32 n;
+
+	/* The allocation that brings alloc_nr to @due runs the pass. */
+	if (client->alloc_nr + 1 >= due || client->allocations >= limit)
+		return 0;
+	n = min3((u64)count, due - 1 - client->alloc_nr, (u64)(limit - client->allocations));
+	n = vrampool_pool_alloc_run(prev, size, a, n);
+	if (!n)
+		return 0;
+	alloc_begin(client, n);
+	client->allocations += n;
+	return n;
 }
 
 /*

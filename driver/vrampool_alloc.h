@@ -18,14 +18,17 @@ struct vrampool_device;
 
 void vrampool_alloc_entry_free(struct vrampool_client *client, void *entry);
 struct vrampool_alloc *vrampool_alloc_entry_release(struct vrampool_client *client, void *entry);
+void vrampool_alloc_release_run(struct vrampool_client *client, struct vrampool_alloc *const *a,
+				u32 count);
 u32 vrampool_alloc_first_missing(struct vrampool_client *client, const u32 *handles, u32 count);
 void vrampool_alloc_take_all(struct vrampool_client *client, const u32 *handles, u32 count,
 			     void **entries);
 bool vrampool_alloc_routable(struct vrampool_client *client, u64 size, u32 flags);
 int vrampool_alloc_place(struct vrampool_client *client, struct drm_vrampool_alloc *args,
 			 struct vrampool_alloc *a);
-int vrampool_alloc_place_after(struct vrampool_client *client, struct drm_vrampool_alloc *args,
-			       struct vrampool_alloc *a, const struct vrampool_alloc *prev);
+u32 vrampool_alloc_place_run(struct vrampool_client *client, u64 size,
+			     struct vrampool_alloc *const *a, u32 count,
+			     const struct vrampool_alloc *prev);
 int vrampool_alloc_store_all(struct vrampool_client *client, void **entries,
 			     struct drm_vrampool_alloc_answer *answers, u32 count, u32 *failed);
 void *vrampool_alloc_entry(struct vrampool_alloc *a);

@@ -220,18 +220,67 @@ static void undo(struct vrampool_client *client, struct alloc_batch *b)
 }
 
 /*
+ * The requests from b->placed on that repeat the one placed last, @prev,
+ * placed where it went while they still fit there
+ * (vrampool_alloc_place_run()), with its answer but for the offset: the
+ * same pool, page and padding. Return: how many.
+ */
+static u32 place_run(struct vrampool_client *client, struct alloc_batch *b,
+		     const struct vrampool_alloc *prev)
+{
+	const struct drm_vrampool_alloc_request *req = &b->reqs[b->placed];
+	struct drm_vrampool_alloc_answer *ans = &b->answers[b->placed];
+	/* Not placed yet, so records (the size is not 0: take_records()). */
+	struct vrampool_alloc *const *a = (struct vrampool_alloc *const *)&b->entries[b->placed];
+	u32 i, n, run = 1;
+
+	while (b->placed + run < b->count && req[run].size == req->size &&
+	       req[run].flags == req->flags)
+		run++;
+	n = vrampool_alloc_place_run(client, req->size, a, run, prev);
+	/* Each record is its own handle entry (DOC: handle entries). */
+	for (i = 0; i < n; i++) {
+		ans[i] = ans[-1];
+		ans[i].offset = a[i]->slice.offset;
+	}
+	return n;
+}
+
+/* Places request b->placed the full way (vrampool_alloc_place()). */
+static int place_one(struct vrampool_client *client, struct alloc_batch *b,
+		     struct drm_vrampool_alloc_batch *args)
+{
+	const struct drm_vrampool_alloc_request *req = &b->reqs[b->placed];
+	struct drm_vrampool_alloc one = { .size = req->size, .flags = req->flags };
+	struct vrampool_alloc pageless = {}, *a = b->entries[b->placed];
+	int ret;
+
+	if (!one.size)
+		a = &pageless;
+	ret = vrampool_alloc_place(client, &one, a);
+	if (ret) {
+		args->failed = b->placed;
+		args->error = one.error;
+		return ret;
+	}
+	vrampool_alloc_answer(a, 0, &b->answers[b->placed]);
+	b->entries[b->placed] = vrampool_alloc_entry(a);
+	return 0;
+}
+
+/*
  * Places every request in order, then gives them their handles, or does
- * neither; a request that repeats the one before it goes where that one
- * went when it still fits there (vrampool_alloc_place_after()). The
- * handles are valid at once; the caller holds the client lock until the
- * answers are written or the handles hidden again.
+ * neither; the requests that repeat the one before them go where it went
+ * while they still fit there (place_run()). The handles are valid at once;
+ * the caller holds the client lock until the answers are written or the
+ * handles hidden again.
  */
 static int place_all(struct vrampool_client *client, struct alloc_batch *b,
 		     struct drm_vrampool_alloc_batch *args)
 {
-	struct drm_vrampool_alloc one = {};
-	struct vrampool_alloc pageless, *a, *prev = NULL;
 	const struct drm_vrampool_alloc_request *req;
+	struct vrampool_alloc *prev = NULL;
+	u32 n;
 	int ret;
 
 	b->next_handle = client->next_handle;
@@ -242,32 +291,22 @@ static int place_all(struct vrampool_client *client, struct alloc_batch *b,
 	if (ret)
 		return ret;
 
-	for (; b->placed < b->count; b->placed++) {
+	while (b->placed < b->count) {
 		req = &b->reqs[b->placed];
-		one.size = req->size;
-		one.flags = req->flags;
-		memset(&one.error, 0, sizeof(one.error));
-		a = b->entries[b->placed];
-		if (!one.size) {
-			memset(&pageless, 0, sizeof(pageless));
-			a = &pageless;
-		}
 		/* @prev: the allocation just placed, of a request this one repeats. */
 		if (prev && (req->size != req[-1].size || req->flags != req[-1].flags))
 			prev = NULL;
-		if (prev)
-			ret = vrampool_alloc_place_after(client, &one, a, prev);
-		else
-			ret = vrampool_alloc_place(client, &one, a);
-		if (ret) {
-			args->failed = b->placed;
-			args->error = one.error;
-			undo(client, b);
-			return ret;
+		n = prev ? place_run(client, b, prev) : 0;
+		if (!n) {
+			ret = place_one(client, b, args);
+			if (ret) {
+				undo(client, b);
+				return ret;
+			}
+			n = 1;
 		}
-		vrampool_alloc_answer(a, 0, &b->answers[b->placed]);
-		b->entries[b->placed] = vrampool_alloc_entry(a);
-		prev = one.size ? a : NULL;
+		b->placed += n;
+		prev = req[n - 1].size ? b->entries[b->placed - 1] : NULL;
 	}
 
 	ret = vrampool_alloc_store_all(client, b->entries, b->answers, b->count, &args->failed);
@@ -491,6 +530,29 @@ static bool entry_is_slice(void *entry)
 }
 
 /*
+ * Frees the slices among @entries, from the last to the first, each run of
+ * neighbours in one page together (vrampool_alloc_release_run()).
+ */
+static void free_slices(struct vrampool_client *client, void **entries, u32 count)
+{
+	const struct vrampool_alloc *last;
+	u32 i, j;
+
+	for (i = count; i > 0; i = j) {
+		j = i - 1;
+		if (!entry_is_slice(entries[j]))
+			continue;
+		last = entries[j];
+		while (j > 0 && entry_is_slice(entries[j - 1]) &&
+		       ((struct vrampool_alloc *)entries[j - 1])->ppage == last->ppage)
+			j--;
+		/* Entries of slices are their records (DOC: handle entries). */
+		vrampool_alloc_release_run(client, (struct vrampool_alloc *const *)&entries[j],
+					   i - j);
+	}
+}
+
+/*
  * Frees a checked batch: every handle taken as FREE takes it (the last one
  * stays retired, DOC: retired handle), every allocation out of its pool,
  * then the records given back together. @entries has room for @count.
@@ -512,9 +574,7 @@ static void free_all(struct vrampool_client *client, const u32 *handles, u32 cou
 	if (trace_vrampool_free_enabled())
 		for (i = 0; i < count; i++)
 			vrampool_alloc_trace_free(client, handles[i], entries[i]);
-	for (i = count; i-- > 0;)
-		if (entry_is_slice(entries[i]))
-			vrampool_alloc_entry_release(client, entries[i]);
+	free_slices(client, entries, count);
 	for (i = 0; i < count; i++) {
 		entry = entries[i];
 		if (!entry_is_slice(entry) && !vrampool_alloc_entry_release(client, entry))

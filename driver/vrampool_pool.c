@@ -539,16 +539,24 @@ u64 vrampool_alloc_padding(const struct vrampool_alloc *a)
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_padding);
 
+/* @n allocations of @size bytes and @padding each, into the pool's stats. */
+static void pool_account_add(struct vrampool_pool *pool, u64 size, u64 padding, u32 n)
+{
+	struct vrampool_pool_stats *st = &pool->stats;
+
+	st->allocations += n;
+	st->bytes_in_use += size * n;
+	st->padding += padding * n;
+	st->largest_alloc = max(st->largest_alloc, size);
+}
+
 static void pool_account(struct vrampool_pool *pool, struct vrampool_alloc *a, bool add)
 {
 	struct vrampool_pool_stats *st = &pool->stats;
 	u64 padding = vrampool_alloc_padding(a);
 
 	if (add) {
-		st->allocations++;
-		st->bytes_in_use += a->size;
-		st->padding += padding;
-		st->largest_alloc = max(st->largest_alloc, a->size);
+		pool_account_add(pool, a->size, padding, 1);
 	} else {
 		st->allocations--;
 		st->bytes_in_use -= a->size;
@@ -604,37 +612,40 @@ int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_alloc);
 
 /**
- * vrampool_pool_alloc_after() - serve a size again, as the pool served it last
+ * vrampool_pool_alloc_run() - serve a size again and again, as the pool served it last
  * @prev: the allocation of @size the pool placed last, with nothing of its
  *	  client changed since
  * @size: the size, not 0
- * @a: the allocation to place; zeroed but for its handle
+ * @a: the allocations to place, each zeroed but for its handle
+ * @count: how many
  *
- * For a batch's run of equal requests: where vrampool_pool_alloc() would
- * place @a now, found without looking at any page but @prev's, for the
- * pool types that can tell (&vrampool_pool_ops.alloc_after: sliced pools).
+ * For a batch's run of equal requests: each of @a in turn where
+ * vrampool_pool_alloc() would place it then, found without looking at any
+ * page but @prev's, for the pool types that can tell
+ * (&vrampool_pool_ops.alloc_run: sliced pools), and counted together.
  *
- * Return: true with @a placed and counted; false, and nothing changed,
- * where vrampool_pool_alloc() must serve it.
+ * Return: how many of @a, from the first, are placed and counted; the
+ * others are unchanged, and vrampool_pool_alloc() must serve the first of
+ * them.
  */
-bool vrampool_pool_alloc_after(const struct vrampool_alloc *prev, u64 size,
-			       struct vrampool_alloc *a)
+u32 vrampool_pool_alloc_run(const struct vrampool_alloc *prev, u64 size,
+			    struct vrampool_alloc *const *a, u32 count)
 {
 	struct vrampool_pool *pool = prev->pool;
+	u32 i, n;
 
-	if (!pool->ops->alloc_after || !prev->ppage || !size)
-		return false;
-	a->pool = pool;
-	a->size = size;
-	if (!pool->ops->alloc_after(prev, size, a)) {
-		a->pool = NULL;
-		a->size = 0;
-		return false;
+	if (!pool->ops->alloc_run || !prev->ppage || !size || !count)
+		return 0;
+	n = pool->ops->alloc_run(prev, size, a, count);
+	for (i = 0; i < n; i++) {
+		a[i]->pool = pool;
+		a[i]->size = size;
 	}
-	pool_account(pool, a, true);
-	return true;
+	if (n)
+		pool_account_add(pool, size, vrampool_alloc_padding(a[0]), n);
+	return n;
 }
-EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_alloc_after);
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_alloc_run);
 
 /**
  * vrampool_pool_free() - return an allocation to its pool
@@ -648,6 +659,31 @@ void vrampool_pool_free(struct vrampool_alloc *a)
 		a->pool->ops->free(a);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free);
+
+/**
+ * vrampool_pool_free_run() - return allocations of one page to their pool
+ * @a: the allocations, all in the same page
+ * @count: how many, at least 1
+ *
+ * As vrampool_pool_free() of each, from the last to the first, for
+ * FREE_BATCH; a pool type with &vrampool_pool_ops.free_run (sliced pools)
+ * does the page's upkeep once for all of them.
+ */
+void vrampool_pool_free_run(struct vrampool_alloc *const *a, u32 count)
+{
+	struct vrampool_pool *pool = a[0]->pool;
+	u32 i;
+
+	if (!pool->ops->free_run) {
+		for (i = count; i-- > 0;)
+			vrampool_pool_free(a[i]);
+		return;
+	}
+	for (i = count; i-- > 0;)
+		pool_account(pool, a[i], false);
+	pool->ops->free_run(a, count);
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free_run);
 
 /**
  * vrampool_pool_free_vram() - VRAM of the pool's pages that hold no allocation

@@ -232,11 +232,12 @@ struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry 
 					   const struct vrampool_backing *backing);
 void vrampool_pool_destroy(struct vrampool_pool *pool);
 bool vrampool_pool_accepts(const struct vrampool_pool *pool, u64 size);
-bool vrampool_pool_alloc_after(const struct vrampool_alloc *prev, u64 size,
-			       struct vrampool_alloc *a);
+u32 vrampool_pool_alloc_run(const struct vrampool_alloc *prev, u64 size,
+			    struct vrampool_alloc *const *a, u32 count);
 int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 			bool *full);
 void vrampool_pool_free(struct vrampool_alloc *a);
+void vrampool_pool_free_run(struct vrampool_alloc *const *a, u32 count);
 void vrampool_pool_drop(struct vrampool_alloc *a);
 void vrampool_pool_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
 u64 vrampool_alloc_padding(const struct vrampool_alloc *a);

@@ -36,15 +36,22 @@ struct vrampool_pool_ops {
 	int (*alloc)(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 		     bool *full);
 	/**
-	 * @alloc_after: optional: place @a (its pool and size set) where
-	 * @alloc would place it now, in @prev's page, @prev being the
-	 * allocation of the same @size the pool placed last, with nothing
-	 * of the client changed since; false, and nothing changed, where it
-	 * cannot tell (vrampool_pool_alloc_after())
+	 * @alloc_run: optional: place each of the @count records @a in
+	 * turn where @alloc would place it then, in @prev's page, @prev
+	 * being the allocation of the same @size the pool placed last, with
+	 * nothing of the client changed since; stop at the first it cannot
+	 * tell, and return how many it placed (vrampool_pool_alloc_run())
 	 */
-	bool (*alloc_after)(const struct vrampool_alloc *prev, u64 size, struct vrampool_alloc *a);
+	u32 (*alloc_run)(const struct vrampool_alloc *prev, u64 size,
+			 struct vrampool_alloc *const *a, u32 count);
 	/** @free: take @a out of its page; its accounting is already undone */
 	void (*free)(struct vrampool_alloc *a);
+	/**
+	 * @free_run: optional: @free of each of the @count allocations @a,
+	 * all in one page, from the last to the first
+	 * (vrampool_pool_free_run())
+	 */
+	void (*free_run)(struct vrampool_alloc *const *a, u32 count);
 	/**
 	 * @drop: optional: undo what of @a the pool's destruction cannot,
 	 * for a pool about to be destroyed with @a live (vrampool_pool_drop())

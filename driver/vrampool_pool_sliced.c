@@ -115,17 +115,27 @@ static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 /*
  * After @prev, of the same size: the pages before @prev's had no hole for
  * it then (first fit passed them) and have none now, so @prev's page is the
- * first that fits if it still does.
+ * first that fits for each of the run while it still does. The page's fit
+ * is set once, at the end: nothing reads it meanwhile.
  */
-static bool sliced_alloc_after(const struct vrampool_alloc *prev, u64 size,
-			       struct vrampool_alloc *a)
+static u32 sliced_alloc_run(const struct vrampool_alloc *prev, u64 size,
+			    struct vrampool_alloc *const *a, u32 count)
 {
+	struct vrampool_pool_page *ppage = prev->ppage;
 	u64 eff;
+	u32 i;
 
 	vrampool_pool_effective_size(prev->pool, size, &eff);
-	if (sliced_largest_hole(prev->ppage) < eff)
-		return false;
-	return sliced_insert(prev->ppage, eff, a);
+	for (i = 0; i < count && sliced_largest_hole(ppage) >= eff; i++) {
+		if (!vrampool_slices_insert(&ppage->slices, &a[i]->slice, eff))
+			break;
+		a[i]->ppage = ppage;
+	}
+	if (!i)
+		return 0;
+	ppage->live += i;
+	vrampool_pool_fit_set(ppage, sliced_largest_hole(ppage));
+	return i;
 }
 
 static void sliced_free(struct vrampool_alloc *a)
@@ -133,6 +143,18 @@ static void sliced_free(struct vrampool_alloc *a)
 	vrampool_slices_remove(&a->ppage->slices, &a->slice);
 	a->ppage->live--;
 	vrampool_pool_fit_set(a->ppage, sliced_largest_hole(a->ppage));
+}
+
+/* As sliced_free() of each, the last first; the page's fit set once. */
+static void sliced_free_run(struct vrampool_alloc *const *a, u32 count)
+{
+	struct vrampool_pool_page *ppage = a[0]->ppage;
+	u32 i;
+
+	for (i = count; i-- > 0;)
+		vrampool_slices_remove(&ppage->slices, &a[i]->slice);
+	ppage->live -= count;
+	vrampool_pool_fit_set(ppage, sliced_largest_hole(ppage));
 }
 
 /* Pages are visited oldest first. */
@@ -171,8 +193,9 @@ const struct vrampool_pool_ops vrampool_pool_sliced_ops = {
 	.init = sliced_init,
 	.accepts = sliced_accepts,
 	.alloc = sliced_alloc,
-	.alloc_after = sliced_alloc_after,
+	.alloc_run = sliced_alloc_run,
 	.free = sliced_free,
+	.free_run = sliced_free_run,
 	.cleanup = sliced_cleanup,
 	.capacity = sliced_capacity,
 	.page_init = sliced_page_init,

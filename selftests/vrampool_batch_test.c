@@ -329,10 +329,42 @@ static void runs_layout(struct __test_metadata *_metadata, int fd, uint32_t *kee
 }
 
 /*
+ * The runs' ALLOC_BATCH on @fd against the same ALLOCs one by one on
+ * @other: the same answers, handles aside (@h2 gets @other's).
+ */
+static void runs_batch_vs_singles(struct __test_metadata *_metadata, int fd, int other,
+				  const struct drm_vrampool_alloc_request *reqs,
+				  struct drm_vrampool_alloc_answer *ans, uint32_t *h2, uint32_t n)
+{
+	struct drm_vrampool_alloc_batch b;
+	struct drm_vrampool_alloc one;
+	uint32_t i;
+	int ret;
+
+	memset(ans, VP_POISON, n * sizeof(*ans));
+	ret = vp_alloc_batch(fd, reqs, ans, n, &b);
+	ASSERT_EQ(0, ret) TH_LOG("ALLOC_BATCH: %s (failed %u, code %u)", strerror(-ret),
+				 b.failed, b.error.code);
+	for (i = 0; i < n; i++) {
+		VP_ALLOC_OK(other, reqs[i].size, 0, &one, "the same request alone");
+		h2[i] = one.handle;
+		EXPECT_EQ(one.pool, ans[i].pool)
+			TH_LOG("request %u (%llu)", i, (unsigned long long)reqs[i].size);
+		EXPECT_EQ(one.page, ans[i].page) TH_LOG("request %u", i);
+		EXPECT_EQ(one.offset, ans[i].offset) TH_LOG("request %u", i);
+		EXPECT_EQ(one.padding, ans[i].padding) TH_LOG("request %u", i);
+		EXPECT_EQ(one.page_size, ans[i].page_size) TH_LOG("request %u", i);
+	}
+}
+
+/*
  * Runs of equal requests, as a runtime batches them, answer what the same
  * ALLOCs one by one answer: holes filled first, pages filled and new ones
  * made, a capped pool full and the next pool taking the rest, the
- * exclusive pool's periodic pass between two requests of a run.
+ * exclusive pool's periodic pass between two requests of a run. A
+ * FREE_BATCH of some of them, neighbours in a page and not, in and out of
+ * order, leaves what the same FREEs leave: the same runs are served in the
+ * same places again.
  */
 TEST_F(batch, runs_serve_like_single_allocs)
 {
@@ -341,10 +373,10 @@ TEST_F(batch, runs_serve_like_single_allocs)
 		{ 0, 3 }, { 16 * KiB, 9 }, { 8 * KiB, 1 }, { 64 * KiB, 5 },
 	};
 	struct drm_vrampool_alloc_request reqs[80];
-	struct drm_vrampool_alloc_answer ans[80];
-	struct drm_vrampool_alloc_batch b;
-	struct drm_vrampool_alloc one;
-	uint32_t i, r, k, n = 0, keep[3], keep2[3];
+	struct drm_vrampool_alloc_answer ans[80], ans2[80];
+	struct drm_vrampool_free_batch fb;
+	uint32_t i, r, k, n = 0, keep[3], keep2[3], h2[80], h3[80], hb[80], pick[80], nb = 0;
+	bool freed[80] = { false };
 	struct vp_snap s1;
 	int other, ret;
 
@@ -358,27 +390,86 @@ TEST_F(batch, runs_serve_like_single_allocs)
 	runs_layout(_metadata, self->fd, keep);
 	runs_layout(_metadata, other, keep2);
 
-	memset(ans, VP_POISON, sizeof(ans));
-	ret = vp_alloc_batch(self->fd, reqs, ans, n, &b);
-	ASSERT_EQ(0, ret) TH_LOG("ALLOC_BATCH: %s (failed %u, code %u)", strerror(-ret),
-				 b.failed, b.error.code);
-	for (i = 0; i < n; i++) {
-		VP_ALLOC_OK(other, reqs[i].size, 0, &one, "the same request alone");
-		EXPECT_EQ(one.pool, ans[i].pool)
-			TH_LOG("request %u (%llu)", i, (unsigned long long)reqs[i].size);
-		EXPECT_EQ(one.page, ans[i].page) TH_LOG("request %u", i);
-		EXPECT_EQ(one.offset, ans[i].offset) TH_LOG("request %u", i);
-		EXPECT_EQ(one.padding, ans[i].padding) TH_LOG("request %u", i);
-		EXPECT_EQ(one.page_size, ans[i].page_size) TH_LOG("request %u", i);
-	}
+	runs_batch_vs_singles(_metadata, self->fd, other, reqs, ans, h2, n);
 	same_stats(_metadata, self->fd, other, &s1);
-	close(other);
 	/* Both pools of slices were used, and the capped one is full. */
 	EXPECT_EQ(2u, s1.pools[0].pages);
 	EXPECT_LT(0u, s1.pools[2].allocations);
-	free_answers(_metadata, self->fd, ans, n);
+
+	/*
+	 * Frees: a run of neighbours in a page, last first; every third of
+	 * the rest, in the batch's order; the last five, last first.
+	 */
+	for (i = 20; i-- > 4;)
+		pick[nb++] = i;
+	for (i = 20; i < n - 5; i += 3)
+		pick[nb++] = i;
+	for (i = n; i-- > n - 5;)
+		pick[nb++] = i;
+	for (k = 0; k < nb; k++) {
+		freed[pick[k]] = true;
+		hb[k] = ans[pick[k]].handle;
+		h3[k] = h2[pick[k]];
+	}
+	ret = vp_free_batch(self->fd, hb, nb, &fb);
+	ASSERT_EQ(0, ret) TH_LOG("FREE_BATCH of %u: %s (failed %u, code %u)", nb,
+				 strerror(-ret), fb.failed, fb.code);
+	for (i = 0; i < nb; i++)
+		VP_FREE_OK(other, h3[i], "the same FREE alone");
+	same_stats(_metadata, self->fd, other, &s1);
+
+	/* The holes they left are the same: the runs go to the same places. */
+	runs_batch_vs_singles(_metadata, self->fd, other, reqs, ans2, h3, n);
+	same_stats(_metadata, self->fd, other, &s1);
+	close(other);
+	free_answers(_metadata, self->fd, ans2, n);
+	for (i = 0; i < n; i++)
+		if (!freed[i])
+			VP_FREE_OK(self->fd, ans[i].handle, "an allocation the FREE_BATCH left");
 	for (i = 0; i < 3; i++)
 		VP_FREE_OK(self->fd, keep[i], "a slice kept from before");
+}
+
+/*
+ * A run of equal requests stops for the periodic pass: an exclusive page
+ * reused until its idle count is 0 (period 50: a check every 10
+ * allocations, freed at the fifth while free) sees its checks fall due
+ * during a batch of 100 slices, all in one page, and is given back in the
+ * middle of it, just as the same ALLOCs one by one give it back.
+ */
+TEST_F(batch, runs_stop_for_the_periodic_pass)
+{
+	struct drm_vrampool_pool_entry e[2] = {
+		vp_sliced(1 * MiB, 16 * KiB, VP_ABSENT),
+		vp_exclusive(32 * KiB, 50),
+	};
+	struct drm_vrampool_alloc_request reqs[100];
+	struct drm_vrampool_alloc_answer ans[100];
+	struct drm_vrampool_alloc x;
+	uint32_t i, h2[100];
+	struct vp_snap s1;
+	int fds[2], other, f;
+
+	other = vp_open_device(&self->dev);
+	ASSERT_LE(0, other);
+	fds[0] = self->fd;
+	fds[1] = other;
+	for (f = 0; f < 2; f++) {
+		VP_INSTALL_OK(fds[f], e, 2, "sliced{1 MiB, slice 16 KiB}, exclusive{32 KiB, 50}");
+		/* Made, then taken again four times: its idle count is 0. */
+		for (i = 0; i < 5; i++) {
+			VP_ALLOC_OK(fds[f], 20 * KiB, 0, &x, "the exclusive page");
+			VP_FREE_OK(fds[f], x.handle, "the exclusive page, free");
+		}
+	}
+	memset(reqs, 0, sizeof(reqs));
+	for (i = 0; i < 100; i++)
+		reqs[i].size = 4 * KiB;
+	runs_batch_vs_singles(_metadata, self->fd, other, reqs, ans, h2, 100);
+	same_stats(_metadata, self->fd, other, &s1);
+	EXPECT_EQ(0u, s1.pools[1].pages) TH_LOG("the exclusive page, idle for five checks");
+	close(other);
+	free_answers(_metadata, self->fd, ans, 100);
 }
 
 /* Serves @reqs with its answers at @ans; checks them and frees them again. */
