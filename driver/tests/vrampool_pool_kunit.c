@@ -1548,7 +1548,8 @@ static void alloc_run_is_first_fit(struct kunit *test)
 
 /*
  * A zero size, a page-less allocation or a type without the shortcut:
- * nothing placed. A run longer than the page's room: as many as fit.
+ * nothing placed. A run longer than the page's room: as many as fit. A
+ * free run gives back what single frees would, with the op or without.
  */
 static void alloc_run_declines(struct kunit *test)
 {
@@ -1588,7 +1589,11 @@ static void alloc_run_declines(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c[0]->slice.offset, 256);
 	vrampool_pool_free(c[0]);
 	vrampool_pool_free(a);
-	vrampool_pool_free(x);
+	/* A type without the op: each allocation freed as vrampool_pool_free() frees it. */
+	vrampool_pool_free_run(&x, 1);
+	KUNIT_EXPECT_EQ(test, excl->stats.allocations, 0);
+	KUNIT_EXPECT_EQ(test, excl->stats.bytes_in_use, 0);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_free_vram(excl), excl->stats.vram);
 }
 
 static struct kunit_case vrampool_pool_cases[] = {
