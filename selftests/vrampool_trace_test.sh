@@ -33,7 +33,7 @@ if ! command -v "$V" > /dev/null 2>&1; then
 	echo "1..0 # SKIP $V not installed (the test VM has it in /bin)"
 	exit 4
 fi
-echo "1..11"
+echo "1..12"
 [ -d "$T/events" ] || mount -t tracefs nodev "$T" 2> /dev/null
 if [ ! -d "$T/events/vrampool" ]; then
 	not_ok "events/vrampool/ in tracefs"
@@ -41,6 +41,19 @@ if [ ! -d "$T/events/vrampool" ]; then
 	exit 1
 fi
 ok "events/vrampool/ in tracefs"
+
+# The test VM (its init sets VRAMPOOL_TIER) boots with
+# trace_options=norecord-cmd (run-vm.sh says why): enabling the events
+# below must patch no scheduler tracepoint.
+t="the test VM's tracefs records no command names (trace_options=norecord-cmd)"
+if [ -z "${VRAMPOOL_TIER:-}" ]; then
+	n=$((n + 1))
+	echo "ok $n $t # SKIP not the test VM"
+elif [ "$(cat "$T/options/record-cmd")" = 0 ]; then
+	ok "$t"
+else
+	not_ok "$t"
+fi
 
 # The device with the most VRAM (the emulated one: its default layout has
 # sliced pools, whose free page the script's cleanup gives back).

@@ -76,6 +76,15 @@ rm -f "$LOG" "$CONSOLE" "$BUILD/vm/$NAME.boot1.console.log"
 LOGLEVEL=7
 [ "$MODE" = shell ] && LOGLEVEL=4
 CMDLINE="console=ttyS0 loglevel=$LOGLEVEL panic=-1 oops=panic vrampool.mode=$MODE"
+# trace_options=norecord-cmd: enabling a trace event then hooks no probe
+# on the scheduler's sched_switch and sched_wakeup tracepoints (tracefs
+# records command names through them), so the kernel patches no text that
+# the other vCPU runs all the time. QEMU 7.2's multi-threaded TCG can run
+# a stale int3 left by such a patch after it is done: an Oops in
+# __schedule or ttwu_do_activate while vrampool_trace_test.sh or
+# vrampool_record_test.sh enabled the vrampool events. Those tests and
+# vrampoolctl record read no command name.
+CMDLINE+=" trace_options=norecord-cmd"
 CPU=max
 case $TIER in
 debian) ;;
