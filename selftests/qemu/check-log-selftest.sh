@@ -108,6 +108,10 @@ expect fail "XPASS fails" "FAIL alloc_test: ok 2 dev.emulated.mmap_rw: passed bu
 expect fail "an error exit with only ok results fails" "FAIL alloc_test: exited with 1" "$D/rc-all-ok.log"
 expect fail "an END marker without BEGIN fails" "FAIL sysfs_test.sh: END marker without BEGIN" "$D/end-no-begin.log"
 expect fail "a VM where no test ran fails" "FAIL VM: no tests ran" --vm --console "$D/clean.console.log" "$D/no-tests.log"
+# run-vm.sh's CLOCK marker (the clean sample has one within the bounds).
+expect fail "a guest clock that ran fast fails" "FAIL VM: the guest's clock ran 1.81 times as fast as the host's \\(2827 s against 1562 s\\)" --vm --console "$D/clean.console.log" "$D/clock-fast.log"
+expect fail "a guest clock that ran slow fails" "FAIL VM: the guest's clock ran 0.49 times as fast" --vm --console "$D/clean.console.log" "$D/clock-slow.log"
+expect fail "a CLOCK marker without both numbers fails" "FAIL VM: a CLOCK marker without numbers" --vm --console "$D/clean.console.log" "$D/clock-bad.log"
 expect fail "list corruption fails" "FAIL kernel \\(during alloc_test\\): list_add corruption" --vm --console "$D/list-corruption.console.log" "$D/clean.log"
 
 # --sum: a missing result file is a failure, and named.

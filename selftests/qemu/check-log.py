@@ -335,6 +335,28 @@ def judge_test(t, rep, skip_pats):
             + (f" ({secs} s)" if secs else ""))
 
 
+# run-vm.sh's CLOCK marker: the guest's uptime at its last console line
+# and the host's seconds from QEMU's start to its end, over one boot. The
+# guest's clock starts a few seconds late (firmware, loading the kernel);
+# beyond these bounds it ran too fast (every timeout fired early: the debug
+# kernel's TSC, calibrated on a busy host, once ran 5 times too fast) or
+# too slow (a clock on jiffies that lost ticks).
+CLOCK_FAST = (1.2, 10)      # guest > host * 1.2 + 10 s
+CLOCK_SLOW = (0.8, 20)      # guest < host * 0.8 - 20 s
+
+
+def judge_clock(rest, rep):
+    f = dict(w.split("=", 1) for w in rest.split() if "=" in w)   # no name first
+    try:
+        guest, host = float(f["guest"]), float(f["host"])
+    except (KeyError, ValueError):
+        rep.fail(f"VM: a CLOCK marker without numbers guest= and host= ({f})")
+        return
+    if guest > host * CLOCK_FAST[0] + CLOCK_FAST[1] or guest < host * CLOCK_SLOW[0] - CLOCK_SLOW[1]:
+        rep.fail(f"VM: the guest's clock ran {guest / max(host, 1):.2f} times as fast as the "
+                 f"host's ({guest:.0f} s against {host:.0f} s): its timeouts are off")
+
+
 def judge_vm_markers(markers, tests, rep):
     kinds = [k for k, _ in markers]
     if "BOOT" not in kinds:
@@ -357,6 +379,8 @@ def judge_vm_markers(markers, tests, rep):
         elif kind == "KMEMLEAK" and f.get("rc") != "0":
             rep.fail(f"VM: kmemleak {name}: scan failed (rc={f.get('rc')}): "
                      "the leak detector is off")
+        elif kind == "CLOCK":
+            judge_clock(rest, rep)
         elif kind == "ERROR":
             rep.fail(f"VM: {rest}")
     if "DONE" not in kinds:

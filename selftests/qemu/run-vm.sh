@@ -67,6 +67,17 @@ fi
 [ -f "$INITRD" ] || { echo "run-vm.sh: $INITRD missing" >&2; exit 1; }
 
 mkdir -p "$BUILD/vm"
+
+# tsc_khz: the host's TSC rate in kHz (tsc-khz.c), built on first use;
+# fails if the host's TSC has no constant rate.
+tsc_khz() {
+	local bin=$BUILD/vm/tsc-khz src=$ROOT/selftests/qemu/tsc-khz.c
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+		# VMs booted at once may build it together: each its own file.
+		cc -O2 -o "$bin.$$" "$src" && mv -f "$bin.$$" "$bin" || return 1
+	fi
+	"$bin"
+}
 LOG=$BUILD/vm/$NAME.log
 CONSOLE=$BUILD/vm/$NAME.console.log
 rm -f "$LOG" "$CONSOLE" "$BUILD/vm/$NAME.boot1.console.log"
@@ -93,6 +104,14 @@ debug)
 	# (the default 20 s is tight for KASAN under TCG on a shared host).
 	CMDLINE+=" vrampool.tier=debug kasan_multi_shot watchdog_thresh=20"
 	CPU=max,la57=off
+	# Its TSC's rate, measured on the host (tsc-khz.c says why), and no
+	# watchdog on it: its only other clock, jiffies, loses ticks when the
+	# host is busy, and the watchdog would then switch the clock to them.
+	if khz=$(tsc_khz); then
+		CMDLINE+=" tsc_early_khz=$khz tsc=reliable"
+	else
+		echo "run-vm.sh: the host's TSC rate is unknown: the debug kernel calibrates its own" >&2
+	fi
 	;;
 *) echo "run-vm.sh: unknown tier $TIER" >&2; exit 2 ;;
 esac
@@ -123,10 +142,24 @@ fi
 
 QEMU+=(-monitor none -serial "file:$CONSOLE" -serial "file:$LOG")
 
+# clock_marker START: a CLOCK marker at the end of the test log, the
+# guest's uptime at its last console line against the host's seconds since
+# START (date +%s.%N), for check-log.py: a guest clock that runs fast fires
+# every timeout early, one that runs slow lets a hang go on.
+clock_marker() {
+	local guest
+	guest=$(sed -n 's/^\[ *\([0-9]*\.[0-9]*\)\].*/\1/p' "$CONSOLE" | tail -n 1)
+	[ -n "$guest" ] || return 0
+	awk -v g="$guest" -v s="$1" -v e="$(date +%s.%N)" \
+		'BEGIN { printf "@@VRAMPOOL CLOCK guest=%.1f host=%.1f\n", g, e - s }' >> "$LOG"
+}
+
 # One boot: the VM, its boot watchdog, its exit status in $rc.
 boot() {
+	local start
 	: > "$LOG"
 	: > "$CONSOLE"
+	start=$(date +%s.%N)
 	timeout -k 10 "$TIMEOUT" "${QEMU[@]}" < /dev/null &
 	qpid=$!
 
@@ -151,6 +184,7 @@ boot() {
 	wait "$qpid" || rc=$?
 	kill "$wpid" 2>/dev/null || true
 	wait "$wpid" 2>/dev/null || true
+	clock_marker "$start"
 }
 
 # A kernel that stops before the init starts has run nothing of ours (the
