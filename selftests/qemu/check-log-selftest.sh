@@ -111,6 +111,7 @@ expect fail "a VM where no test ran fails" "FAIL VM: no tests ran" --vm --consol
 # run-vm.sh's CLOCK marker (the clean sample has one within the bounds).
 expect fail "a guest clock that ran fast fails" "FAIL VM: the guest's clock ran 1.81 times as fast as the host's \\(2827 s against 1562 s\\)" --vm --console "$D/clean.console.log" "$D/clock-fast.log"
 expect fail "a guest clock that ran slow fails" "FAIL VM: the guest's clock ran 0.49 times as fast" --vm --console "$D/clean.console.log" "$D/clock-slow.log"
+expect fail "a VM that hung is not blamed on a slow clock too (3 failures, as without it)" "^1 passed, 3 failed$" --vm --console "$D/oops.console.log" "$D/clock-hung.log"
 expect fail "a CLOCK marker without both numbers fails" "FAIL VM: a CLOCK marker without numbers" --vm --console "$D/clean.console.log" "$D/clock-bad.log"
 expect fail "list corruption fails" "FAIL kernel \\(during alloc_test\\): list_add corruption" --vm --console "$D/list-corruption.console.log" "$D/clean.log"
 

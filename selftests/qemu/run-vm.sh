@@ -78,6 +78,7 @@ tsc_khz() {
 	fi
 	"$bin"
 }
+
 LOG=$BUILD/vm/$NAME.log
 CONSOLE=$BUILD/vm/$NAME.console.log
 rm -f "$LOG" "$CONSOLE" "$BUILD/vm/$NAME.boot1.console.log"
