@@ -427,9 +427,16 @@ static uint64_t eff_size(const struct fz_dev *d, uint64_t size, bool *ok)
 	return size + (a - r);
 }
 
+/*
+ * The near-page rule, (page - size) * 5 < page, as the unbounded integers
+ * say it, for a size up to the page: d * 5 < page exactly when d <=
+ * (page - 1) / 5. The 64-bit product wraps for pages above U64_MAX / 5
+ * (the model once took 962561 bytes for near a 2^63-byte page; the kernel
+ * rightly did not).
+ */
 static bool sliced_near_page(uint64_t page, uint64_t size)
 {
-	return (page - size) * 5 < page;
+	return page && page - size <= (page - 1) / 5;
 }
 
 static bool capped(const struct drm_vrampool_pool_entry *e)
