@@ -108,11 +108,22 @@ expect fail "XPASS fails" "FAIL alloc_test: ok 2 dev.emulated.mmap_rw: passed bu
 expect fail "an error exit with only ok results fails" "FAIL alloc_test: exited with 1" "$D/rc-all-ok.log"
 expect fail "an END marker without BEGIN fails" "FAIL sysfs_test.sh: END marker without BEGIN" "$D/end-no-begin.log"
 expect fail "a VM where no test ran fails" "FAIL VM: no tests ran" --vm --console "$D/clean.console.log" "$D/no-tests.log"
-# run-vm.sh's CLOCK marker (the clean sample has one within the bounds).
-expect fail "a guest clock that ran fast fails" "FAIL VM: the guest's clock ran 1.81 times as fast as the host's \\(2827 s against 1562 s\\)" --vm --console "$D/clean.console.log" "$D/clock-fast.log"
-expect fail "a guest clock that ran slow fails" "FAIL VM: the guest's clock ran 0.49 times as fast" --vm --console "$D/clean.console.log" "$D/clock-slow.log"
-expect fail "a VM that hung is not blamed on a slow clock too (3 failures, as without it)" "^1 passed, 3 failed$" --vm --console "$D/oops.console.log" "$D/clock-hung.log"
-expect fail "a CLOCK marker without both numbers fails" "FAIL VM: a CLOCK marker without numbers" --vm --console "$D/clean.console.log" "$D/clock-bad.log"
+# run-vm.sh's CLOCK marker (the clean sample has one within the bounds):
+# samples made from it, and from a VM that died, with another marker.
+CLK=$(mktemp -d "${TMPDIR:-/tmp}/check-log-selftest.XXXXXX") || exit 1
+trap 'rm -rf "$CLK"' EXIT
+clock_sample() { # OUT FROM MARKER: FROM's CLOCK marker replaced (or added)
+	grep -v '^@@VRAMPOOL CLOCK' "$D/$2" > "$CLK/$1"
+	echo "@@VRAMPOOL CLOCK $3" >> "$CLK/$1"
+}
+clock_sample clock-fast.log clean.log "guest=2826.6 host=1562.0"
+clock_sample clock-slow.log clean.log "guest=301.5 host=612.0"
+clock_sample clock-bad.log clean.log "guest=44.1"
+clock_sample clock-hung.log vm-died.log "guest=301.5 host=900.0"
+expect fail "a guest clock that ran fast fails" "FAIL VM: the guest's clock ran 1.81 times as fast as the host's \\(2827 s against 1562 s\\)" --vm --console "$D/clean.console.log" "$CLK/clock-fast.log"
+expect fail "a guest clock that ran slow fails" "FAIL VM: the guest's clock ran 0.49 times as fast" --vm --console "$D/clean.console.log" "$CLK/clock-slow.log"
+expect fail "a VM that hung is not blamed on a slow clock too (3 failures, as without it)" "^1 passed, 3 failed$" --vm --console "$D/oops.console.log" "$CLK/clock-hung.log"
+expect fail "a CLOCK marker without both numbers fails" "FAIL VM: a CLOCK marker without numbers" --vm --console "$D/clean.console.log" "$CLK/clock-bad.log"
 expect fail "list corruption fails" "FAIL kernel \\(during alloc_test\\): list_add corruption" --vm --console "$D/list-corruption.console.log" "$D/clean.log"
 
 # --sum: a missing result file is a failure, and named.

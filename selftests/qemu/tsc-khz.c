@@ -59,10 +59,21 @@ static struct reading read_pair(void)
 	return best;
 }
 
+/* Whether a flags line of /proc/cpuinfo names @flag as a whole word. */
+static int has_flag(const char *line, const char *flag)
+{
+	size_t n = strlen(flag);
+
+	for (const char *p = strstr(line, flag); p; p = strstr(p + 1, flag))
+		if (p[-1] == ' ' && (p[n] == ' ' || p[n] == '\n' || !p[n]))
+			return 1;
+	return 0;
+}
+
 /* Both flags: the TSC ticks at one rate, through frequency and idle states. */
 static int tsc_is_constant(void)
 {
-	char line[4096];
+	char line[8192];
 	FILE *f = fopen("/proc/cpuinfo", "r");
 	int ok = 0;
 
@@ -71,7 +82,7 @@ static int tsc_is_constant(void)
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "flags", 5))
 			continue;
-		ok = strstr(line, " constant_tsc") && strstr(line, " nonstop_tsc");
+		ok = has_flag(line, "constant_tsc") && has_flag(line, "nonstop_tsc");
 		break;
 	}
 	fclose(f);
