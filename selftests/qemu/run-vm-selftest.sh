@@ -45,8 +45,8 @@ exit 0
 FAKE
 chmod +x "$TMP/fake-qemu"
 
-n=0
-failed=0
+# shellcheck source=selftests/qemu/tap-check.sh
+. "$HERE/tap-check.sh"
 # boots SCENARIO: run run-vm.sh with the fake playing SCENARIO
 boots() {
 	rm -rf "$TMP/build" "$TMP/boots"
@@ -57,21 +57,6 @@ boots() {
 	rc=$?
 	count=$(cat "$TMP/boots" 2>/dev/null || echo 0)
 }
-# check DESCRIPTION CONDITION...: one TAP result
-check() {
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $desc"
-	else
-		echo "not ok $n $desc"
-		failed=$((failed + 1))
-		sed 's/^/# /' "$TMP/out"
-	fi
-}
-has() { grep -q "$1" "$2" 2>/dev/null; }
-
 once_only() {
 	[ "$rc" = 0 ] && [ "$count" = 1 ] && has "@@VRAMPOOL DONE" "$V/t.log" &&
 		[ ! -e "$V/t.boot1.console.log" ] && ! has "booting once more" "$TMP/out"
@@ -96,5 +81,4 @@ check "a kernel that stops before the init: booted once more, its log kept aside
 boots "crash crash ok"
 check "two such boots: no third, the test log without BOOT" no_third
 
-[ $failed -eq 0 ] && exit 0
-exit 1
+tap_exit

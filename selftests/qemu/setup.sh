@@ -3,6 +3,8 @@
 #
 # Prepare everything the build and the VM test loop need, idempotently:
 #   - host packages (compiler, QEMU, busybox, kmod, Debian 6.12 headers and source,
+#     gcc-multilib and qemu-user for the host tests' i386 builds, which run
+#     under qemu-i386 where the host's kernel cannot execute i386 programs,
 #     the static checkers: sparse, coccinelle, Sphinx for the docs; and what
 #     the package tier uses: debhelper, dh-dkms, dkms, lintian, libdrm-dev,
 #     pkgconf);
@@ -23,7 +25,7 @@ BUILD=${BUILD:-$ROOT/build}
 STAMPS=$BUILD/.stamps
 APT_MAX_AGE=$((6 * 3600))
 
-BASE_PKGS=(qemu-system-x86 busybox-static cpio kmod xz-utils gcc gcc-multilib g++ make libc6-dev
+BASE_PKGS=(qemu-system-x86 qemu-user strace busybox-static cpio kmod xz-utils gcc gcc-multilib g++ make libc6-dev
 	   perl bc flex bison libelf-dev libssl-dev python3 linux-libc-dev
 	   linux-source-6.12 rsync
 	   sparse coccinelle ocaml-nox python3-sphinx groff-base

@@ -13,6 +13,11 @@
 # a second, one with every CPU taken by make check's VMs over 2,000; a
 # fuzzer that exits at once without finding anything has tested nothing).
 #
+# Where LeakSanitizer cannot run on this host (the host tests' san-run.sh
+# --leaks, in .san/ beside this script, says so), the fuzzer runs with
+# -detect_leaks=0 and ASAN_OPTIONS=detect_leaks=0 (the check at exit), and
+# says so; ASan and UBSan stay on.
+#
 # Usage: run_fuzz.sh [FUZZ_DIR [SECONDS]]   (SECONDS also from VRAMPOOL_FUZZ_TIME)
 
 dir=${1:-$(dirname "$0")/fuzz}
@@ -32,12 +37,27 @@ if [ ! -f "$dir/build.ok" ] || [ ! -x "$dir/$name" ] || [ ! -d "$dir/seeds" ]; t
 	exit 1
 fi
 
+leaks=
+san=$(dirname "$0")/.san
+if [ -x "$san/probe" ]; then
+	lsan=$(sh "$san/san-run.sh" --leaks "$san/probe")
+	case $lsan in
+	yes) ;;
+	*)
+		echo "# LeakSanitizer cannot run on this host (${lsan#no: }): -detect_leaks=0"
+		leaks=-detect_leaks=0
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+		export ASAN_OPTIONS
+		;;
+	esac
+fi
+
 mkdir -p "$dir/corpus" "$dir/crashes"
 log=$dir/run.log
 count() { find "$1" -maxdepth 1 -type f ! -name '.*' | wc -l; }
 echo "# $name: $secs s from $(count "$dir/seeds") seeds and $(count "$dir/corpus") saved inputs"
 "$dir/$name" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
-	-print_final_stats=1 -artifact_prefix="$dir/crashes/" \
+	-print_final_stats=1 -artifact_prefix="$dir/crashes/" $leaks \
 	"$dir/corpus" "$dir/seeds" > "$log" 2>&1
 rc=$?
 
