@@ -234,6 +234,22 @@ static void same_stats(struct __test_metadata *_metadata, int fd, int other, str
 	EXPECT_EQ(s2.vram_in_use, s1->vram_in_use);
 }
 
+/* The byte request @i of a test fills its allocation with: never 0. */
+static uint8_t fill_of(uint32_t i)
+{
+	return (uint8_t)(0xa0 + i);
+}
+
+/* How many of the first @n bytes at @p equal @v, counted up to the first that does not. */
+static uint64_t bytes_equal(const uint8_t *p, uint8_t v, uint64_t n)
+{
+	uint64_t k = 0;
+
+	while (k < n && p[k] == v)
+		k++;
+	return k;
+}
+
 /*
  * A batch answers what the same ALLOCs, one by one, answer on another
  * client with the same layout; every page maps; FREE_BATCH frees them all.
@@ -280,11 +296,24 @@ TEST_F(batch, serves_like_single_allocs)
 			EXPECT_EQ(DRM_VRAMPOOL_NO_PAGE, ans[i].page);
 			continue;
 		}
+		/* New pages: the allocation reads zero before it is filled. */
 		map = mmap(NULL, ans[i].page_size, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
 			   ans[i].mmap_offset);
 		ASSERT_NE(MAP_FAILED, map) TH_LOG("mmap of request %u: %s", i, strerror(errno));
-		map[ans[i].offset] = (uint8_t)i;
-		EXPECT_EQ((uint8_t)i, map[ans[i].offset]);
+		EXPECT_EQ(sizes[i], bytes_equal(map + ans[i].offset, 0, sizes[i]))
+			TH_LOG("request %u: a non-zero byte before it was filled", i);
+		memset(map + ans[i].offset, fill_of(i), sizes[i]);
+		munmap(map, ans[i].page_size);
+	}
+	/* Every allocation holds its own bytes, read through a second mapping. */
+	for (i = 0; i < n; i++) {
+		if (!sizes[i])
+			continue;
+		map = mmap(NULL, ans[i].page_size, PROT_READ, MAP_SHARED, self->fd,
+			   ans[i].mmap_offset);
+		ASSERT_NE(MAP_FAILED, map) TH_LOG("mmap of request %u: %s", i, strerror(errno));
+		EXPECT_EQ(sizes[i], bytes_equal(map + ans[i].offset, fill_of(i), sizes[i]))
+			TH_LOG("request %u: not its own bytes", i);
 		munmap(map, ans[i].page_size);
 	}
 	same_stats(_metadata, self->fd, other, &s1);

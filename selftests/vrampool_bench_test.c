@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -715,6 +716,37 @@ static void bench_batch(int fd)
 
 /* ---- Report -------------------------------------------------------------------- */
 
+/*
+ * The figures a whole run makes: the null ioctl (measured twice, one row),
+ * 3 fresh-BO sizes, 4 pool types x 2 sizes warm, one per live order, 2
+ * installs, 2 close() orders x (memory, time), 4 batch sizes x (ALLOC, FREE,
+ * pair), 2 models x (2 presets + plan) x (ratio, rate).
+ */
+static int figures_expected(void)
+{
+	return 1 + 3 + 4 * 2 + cfg.live_orders + 2 + 2 * 2 + 4 * 3 + 2 * 3 * 2;
+}
+
+/* Every figure there, each from at least one sample, each finite and above 0. */
+static bool figures_complete(void)
+{
+	bool ok = nfigures == figures_expected();
+
+	if (!ok)
+		ksft_print_msg("%d figures, %d expected\n", nfigures, figures_expected());
+	for (int i = 0; i < nfigures; i++) {
+		const struct figure *f = &figures[i];
+
+		if (f->reps < 1 || !isfinite(f->min) || !isfinite(f->median) ||
+		    !(f->min > 0)) {
+			ksft_print_msg("figure \"%s\": %d samples, min %g, median %g\n",
+				       f->name, f->reps, f->min, f->median);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
 static void report(void)
 {
 	const char *group = "";
@@ -794,6 +826,6 @@ int main(void)
 			 "replays of the model traces: presets and the plan's layout\n");
 
 	report();
-	ksft_test_result(nfigures > 0, "every figure measured and reported\n");
+	ksft_test_result(figures_complete(), "every figure measured and reported\n");
 	ksft_finished();
 }

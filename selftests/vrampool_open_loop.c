@@ -11,7 +11,9 @@
  * allocation, and closes it, until STOP_FILE exists. A device that is
  * unbound (no node, an unplugged one) gives ENOENT, ENODEV or ENXIO from
  * open or the ioctls; any other error ends the loop with exit status 1.
- * Prints the rounds that went through and those that met the unbind.
+ * Prints the rounds that went through, those that met the unbind, and how
+ * many of those met it on a file opened before it (an ioctl refused): the
+ * race the script requires to have happened.
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -52,7 +54,13 @@ static int node_of(const char *dir, char *path, size_t len)
 	return -ENOENT;
 }
 
-/* One round: 1 done, 0 met the unbind, -errno on anything else. */
+enum round_end {
+	ROUND_GONE,		/* unbound before open: no node, or open refused */
+	ROUND_DONE,		/* every step went through */
+	ROUND_UNPLUGGED,	/* an ioctl on the open file met the unbind */
+};
+
+/* One round: how it ended, or -errno on anything else. */
 static int round_once(const char *dir, const char **what)
 {
 	struct drm_vrampool_alloc a;
@@ -63,11 +71,11 @@ static int round_once(const char *dir, const char **what)
 	*what = "find the node";
 	ret = node_of(dir, path, sizeof(path));
 	if (ret)
-		return gone(ret) ? 0 : ret;
+		return gone(ret) ? ROUND_GONE : ret;
 	*what = "open";
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
-		return gone(-errno) ? 0 : -errno;
+		return gone(-errno) ? ROUND_GONE : -errno;
 	*what = "GET_PARAM";
 	ret = vp_get_param(fd, DRM_VRAMPOOL_PARAM_VRAM_SIZE, &v);
 	if (!ret) {
@@ -80,13 +88,13 @@ static int round_once(const char *dir, const char **what)
 	}
 	close(fd);
 	if (ret)
-		return gone(ret) ? 0 : ret;
-	return 1;
+		return gone(ret) ? ROUND_UNPLUGGED : ret;
+	return ROUND_DONE;
 }
 
 int main(int argc, char **argv)
 {
-	unsigned long done = 0, unbound = 0;
+	unsigned long done = 0, unbound = 0, unplugged = 0;
 	const char *what;
 	int ret;
 
@@ -101,13 +109,15 @@ int main(int argc, char **argv)
 			       strerror(-ret));
 			return 1;
 		}
-		if (ret) {
+		if (ret == ROUND_DONE) {
 			done++;
 		} else {
 			unbound++;
+			unplugged += ret == ROUND_UNPLUGGED;
 			usleep(500);	/* leave the CPU to the bind */
 		}
 	}
-	printf("# %s: %lu rounds through, %lu met the unbind\n", argv[1], done, unbound);
+	printf("# %s: %lu rounds through, %lu met the unbind, %lu of them on an open file\n",
+	       argv[1], done, unbound, unplugged);
 	return 0;
 }

@@ -217,10 +217,11 @@ static void race_walk(struct race_child *st, const char *clients)
 
 static void race_reader(struct race_child *st, const char *clients, double deadline)
 {
-	while (now_secs() < deadline) {
+	/* At least one round, however late the child starts. */
+	do {
 		race_walk(st, clients);
 		st->rounds++;
-	}
+	} while (now_secs() < deadline);
 }
 
 /* Layouts of alternating sizes: 1 pool, 6 pools, the 24-pool preset. */
@@ -270,7 +271,8 @@ static void race_writer(struct race_child *st, const struct vp_device *dev, doub
 		race_fail(st, "open: %s", strerror(-keep));
 		return;
 	}
-	while (now_secs() < deadline && !st->errors) {
+	/* At least one round, however late the child starts. */
+	do {
 		bool live[ARRAY_SIZE(race_sizes)] = { 0 };
 		unsigned int i, dynamic = 0;
 
@@ -341,7 +343,7 @@ static void race_writer(struct race_child *st, const struct vp_device *dev, doub
 		}
 		close(fd);
 		st->rounds++;
-	}
+	} while (now_secs() < deadline && !st->errors);
 	close(keep);
 }
 

@@ -5,7 +5,8 @@
 # and free an allocation and close it, while the device is unbound and bound
 # again VRAMPOOL_RACE_ROUNDS times (default 200), for the emulated device and
 # for the PCI device. The loops may only meet the unbind (ENOENT, ENODEV,
-# ENXIO); the kernel may report nothing (the log checker fails the run on
+# ENXIO); rounds must have gone through, and at least one ioctl must have met
+# the unbind on a file opened before it (else no race was tried); the kernel may report nothing (the log checker fails the run on
 # any KASAN, lockdep, ODEBUG or kobject report). Then rmmod right after a
 # close and right after an unbind: with CONFIG_DEBUG_KOBJECT_RELEASE the
 # kobjects' releases run 1-4 s after that, once the module is gone, so a
@@ -21,7 +22,7 @@ if [ -z "$MAIN" ] || [ ! -d /sys/bus/platform/devices/vrampool.0 ]; then
 	echo "1..0 # SKIP needs the VM's emulated and ivshmem devices"
 	exit 4
 fi
-echo "1..17"
+echo "1..19"
 
 LOOP=$(dirname "$0")/vrampool_open_loop
 ROUNDS=${VRAMPOOL_RACE_ROUNDS:-200}
@@ -33,6 +34,8 @@ RELEASE_WAIT=6
 node_of() { # DIR: the accel node of a bound device
 	ls "$1/accel" 2>/dev/null | head -n 1
 }
+
+sum_lines() { awk '{ s += $1 } END { print s + 0 }'; }
 
 # race BUS DEVICE: ROUNDS unbinds and binds under two open loops.
 race() {
@@ -58,6 +61,12 @@ race() {
 	echo "# $dev: $ROUNDS rounds in $(( $(date +%s) - start )) s"
 	check "$dev: $ROUNDS unbinds and binds, none refused ($bad)" [ $bad -eq 0 ]
 	check "$dev: open loops met only the unbind (exit $rc1, $rc2)" [ $((rc1 + rc2)) -eq 0 ]
+	through=$(sed -n 's/.*: \([0-9]*\) rounds through,.*/\1/p' "$TMP.1" "$TMP.2" | sum_lines)
+	raced=$(sed -n 's/.* \([0-9]*\) of them on an open file$/\1/p' "$TMP.1" "$TMP.2" | sum_lines)
+	seen=0
+	[ "$through" -gt 0 ] && [ "$raced" -gt 0 ] && seen=1
+	check "$dev: rounds went through ($through), ioctls met the unbind on an open file ($raced)" \
+		[ $seen -eq 1 ]
 	check "$dev: bound at the end, with its folder" [ -d "$D/vrampool/clients" ]
 	check "$dev: bound at the end, with an accel node" [ -n "$(node_of "$D")" ]
 }
