@@ -182,16 +182,21 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_record_put_bulk);
 /**
  * vrampool_alloc_record_drain() - free a client's spare records
  * @client: the client, closing
+ *
+ * Return: how many it freed.
  */
-void vrampool_alloc_record_drain(struct vrampool_client *client)
+u32 vrampool_alloc_record_drain(struct vrampool_client *client)
 {
 	struct vrampool_alloc *a;
+	u32 freed = 0;
 
 	while (client->spare) {
 		a = client->spare;
 		client->spare = a->next_spare;
 		vrampool_alloc_record_free(a);
+		freed++;
 	}
 	client->nr_spare = 0;
+	return freed;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_record_drain);

@@ -20,6 +20,6 @@ struct vrampool_alloc *vrampool_alloc_record_get(struct vrampool_client *client)
 bool vrampool_alloc_record_get_bulk(struct vrampool_client *client, u32 count, void **records);
 void vrampool_alloc_record_put(struct vrampool_client *client, struct vrampool_alloc *a);
 void vrampool_alloc_record_put_bulk(struct vrampool_client *client, void **records, u32 count);
-void vrampool_alloc_record_drain(struct vrampool_client *client);
+u32 vrampool_alloc_record_drain(struct vrampool_client *client);
 
 #endif /* _VRAMPOOL_ALLOC_CACHE_H_ */

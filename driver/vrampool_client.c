@@ -204,11 +204,13 @@ err_exit:
  * Frees every allocation and pool the client owned, in time linear in
  * their number; their VRAM goes back to the device. No page is mapped any
  * more (a mapping holds the file), so the client has no orphan left either.
+ * The vrampool_close event counts what the teardown visited.
  */
 void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct vrampool_client *client = file->driver_priv;
 	struct vrampool_device *vdev = client->vdev;
+	u64 allocs = 0, records = 0, pages;
 	unsigned long handle;
 	void *entry;
 
@@ -225,14 +227,17 @@ void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 		if (!xa_is_value(entry)) {
 			vrampool_pool_drop(entry);
 			vrampool_alloc_record_free(entry);
+			records++;
 		}
+		allocs++;
 		cond_resched();
 	}
 	xa_destroy(&client->handles);
-	vrampool_alloc_record_drain(client);
+	records += vrampool_alloc_record_drain(client);
 
-	vrampool_pool_set_destroy(client->pool_set);
-	vrampool_pool_destroy(client->persistent);
+	pages = vrampool_pool_set_destroy(client->pool_set);
+	pages += vrampool_pool_destroy(client->persistent);
+	trace_vrampool_close(file->client_id, allocs, records, pages);
 	mutex_destroy(&client->sysfs_lock);
 	mutex_destroy(&client->lock);
 	kfree(client);

@@ -66,7 +66,8 @@
  * items: a client may hold millions. postclose does no free-page upkeep: it
  * drops each allocation (vrampool_pool_drop(), which only takes a slice out
  * of its page) and then destroys the pools, releasing every page in one
- * pass.
+ * pass; its vrampool_close event counts the allocations, records and
+ * pages those walks visited.
  */
 
 #include <linux/rbtree_augmented.h>
@@ -131,20 +132,25 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_create);
  * vrampool_pool_destroy() - release a pool's pages and free it
  * @pool: a pool with no live allocation left, or whose live allocations
  *	  were dropped (vrampool_pool_drop())
+ *
+ * Return: the pages it released, each visited once.
  */
-void vrampool_pool_destroy(struct vrampool_pool *pool)
+u64 vrampool_pool_destroy(struct vrampool_pool *pool)
 {
 	struct vrampool_pool_page *ppage;
 	unsigned long index;
+	u64 released = 0;
 
 	xa_for_each(&pool->pages, index, ppage) {
 		vrampool_pool_page_release(ppage);
+		released++;
 		cond_resched();
 	}
 	xa_destroy(&pool->pages);
 	xa_destroy(&pool->sizes);
 	kvfree(pool->vacant);
 	kfree(pool);
+	return released;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_destroy);
 

@@ -230,7 +230,7 @@ struct vrampool_pool {
 struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry *config,
 					   u32 index, u64 alignment,
 					   const struct vrampool_backing *backing);
-void vrampool_pool_destroy(struct vrampool_pool *pool);
+u64 vrampool_pool_destroy(struct vrampool_pool *pool);
 bool vrampool_pool_accepts(const struct vrampool_pool *pool, u64 size);
 u32 vrampool_pool_alloc_run(const struct vrampool_alloc *prev, u64 size,
 			    struct vrampool_alloc *const *a, u32 count);

@@ -19,18 +19,22 @@
 /**
  * vrampool_pool_set_destroy() - free a pool set and its pools
  * @set: the pool set, or NULL; its pools hold no live allocation
+ *
+ * Return: the pages its pools released (vrampool_pool_destroy()).
  */
-void vrampool_pool_set_destroy(struct vrampool_pool_set *set)
+u64 vrampool_pool_set_destroy(struct vrampool_pool_set *set)
 {
+	u64 released = 0;
 	u32 i;
 
 	if (!set)
-		return;
+		return 0;
 	for (i = 0; i < set->count; i++) {
-		vrampool_pool_destroy(set->pools[i]);
+		released += vrampool_pool_destroy(set->pools[i]);
 		cond_resched();
 	}
 	kfree(set);
+	return released;
 }
 
 /**

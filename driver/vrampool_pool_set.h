@@ -35,7 +35,7 @@ struct vrampool_pool_set {
 struct vrampool_pool_set *
 vrampool_pool_set_create(const struct drm_vrampool_pool_entry *pools, u32 count,
 			 u64 alignment, const struct vrampool_backing *backing);
-void vrampool_pool_set_destroy(struct vrampool_pool_set *set);
+u64 vrampool_pool_set_destroy(struct vrampool_pool_set *set);
 void vrampool_pool_set_cleanup(struct vrampool_pool_set *set, bool explicit, u64 alloc_nr);
 u64 vrampool_pool_set_allocations(const struct vrampool_pool_set *set, u64 *bytes);
 u64 vrampool_pool_set_vram(const struct vrampool_pool_set *set);

@@ -149,6 +149,28 @@ TRACE_EVENT(vrampool_cleanup,
 	    TP_printk("client=%llu released=%llu", __entry->client, __entry->released)
 );
 
+/*
+ * A client's teardown at close (postclose), counted as it went: @allocs
+ * live allocations dropped (the handle table's entries, page-less ones
+ * too), @records allocation records freed (theirs and the spare ones),
+ * @pages pool pages released (each with its vrampool_page_release event
+ * first). Each walk visits each item once, so these are its work.
+ */
+TRACE_EVENT(vrampool_close,
+	    TP_PROTO(u64 client, u64 allocs, u64 records, u64 pages),
+	    TP_ARGS(client, allocs, records, pages),
+	    TP_STRUCT__entry(__field(u64, client)
+			     __field(u64, allocs)
+			     __field(u64, records)
+			     __field(u64, pages)),
+	    TP_fast_assign(__entry->client = client;
+			   __entry->allocs = allocs;
+			   __entry->records = records;
+			   __entry->pages = pages;),
+	    TP_printk("client=%llu allocs=%llu records=%llu pages=%llu",
+		      __entry->client, __entry->allocs, __entry->records, __entry->pages)
+);
+
 TRACE_EVENT(vrampool_reclaim,
 	    TP_PROTO(u64 client, u64 from, u64 bytes, u64 pages),
 	    TP_ARGS(client, from, bytes, pages),

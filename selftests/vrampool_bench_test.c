@@ -51,6 +51,7 @@ struct bench_cfg {
 	int install_iters;	/* installs per repetition */
 	int live_orders;	/* live counts 10^2 ... 10^(live_orders + 1) */
 	int close_order;	/* close() with 10^close_order and 10 times more */
+	int close_mixed;	/* close() of this many mixed allocations, and 4 times more */
 	int replay_reps;	/* replays of each trace with each layout */
 };
 
@@ -459,6 +460,42 @@ static void bench_memory_and_close(void)
 	}
 }
 
+/*
+ * close() of a client with n and 4n allocations of the kind that once made
+ * it quadratic (vrampool_close_scaling_test counts its work): 40% persistent
+ * buffers, a page each, and 60% slices of 1 MiB sliced pages; the two
+ * sizes take turns. The 4n figure is read against 4 times the n one: 1.00
+ * is linear.
+ */
+static void bench_close_mixed(void)
+{
+	struct drm_vrampool_pool_entry e = sliced(1 * MiB, 256);
+	int reps = cfg.full ? 5 : 2;
+	double ms[2][MAX_REPS];
+	char name[2][96];
+
+	for (int r = 0; r < reps; r++) {
+		for (int k = 0; k < 2; k++) {
+			int n = cfg.close_mixed * (k ? 4 : 1), persistent = n / 100 * 40;
+			int fd = open_dev();
+			double t;
+
+			install(fd, &e, 1, DRM_VRAMPOOL_PRESET_NONE);
+			for (int i = 0; i < n; i++)
+				do_alloc(fd, i < persistent ? 1 : 256,
+					 i < persistent ? DRM_VRAMPOOL_ALLOC_PERSISTENT : 0);
+			t = now_ns();
+			close(fd);
+			ms[k][r] = (now_ns() - t) / 1e6;
+		}
+	}
+	for (int k = 0; k < 2; k++)
+		snprintf(name[k], sizeof(name[k]), "close() of %d mixed allocations",
+			 cfg.close_mixed * (k ? 4 : 1));
+	figure_add("memory", name[0], "ms", ms[0], reps, NULL, 0);
+	figure_add("memory", name[1], "ms", ms[1], reps, name[0], 4);
+}
+
 static void bench_install(int fd)
 {
 	struct drm_vrampool_pool_entry e[DRM_VRAMPOOL_MAX_DYNAMIC_POOLS];
@@ -719,12 +756,13 @@ static void bench_batch(int fd)
 /*
  * The figures a whole run makes: the null ioctl (measured twice, one row),
  * 3 fresh-BO sizes, 4 pool types x 2 sizes warm, one per live order, 2
- * installs, 2 close() orders x (memory, time), 4 batch sizes x (ALLOC, FREE,
- * pair), 2 models x (2 presets + plan) x (ratio, rate).
+ * installs, 2 close() orders x (memory, time), 2 mixed close() sizes, 4
+ * batch sizes x (ALLOC, FREE, pair), 2 models x (2 presets + plan) x (ratio,
+ * rate).
  */
 static int figures_expected(void)
 {
-	return 1 + 3 + 4 * 2 + cfg.live_orders + 2 + 2 * 2 + 4 * 3 + 2 * 3 * 2;
+	return 1 + 3 + 4 * 2 + cfg.live_orders + 2 + 2 * 2 + 2 + 4 * 3 + 2 * 3 * 2;
 }
 
 /*
@@ -768,9 +806,11 @@ static void report(void)
 			group = f->group;
 			ksft_print_msg("-- %s\n", group);
 		}
-		if (v)
-			snprintf(against, sizeof(against), "%8.2f  %s%s", ratio,
-				 f->vs_times == 1 ? "" : f->vs_times == 2 ? "2 x " : "3 x ", f->vs);
+		if (v && f->vs_times == 1)
+			snprintf(against, sizeof(against), "%8.2f  %s", ratio, f->vs);
+		else if (v)
+			snprintf(against, sizeof(against), "%8.2f  %g x %s", ratio, f->vs_times,
+				 f->vs);
 		else
 			snprintf(against, sizeof(against), "%8s", "-");
 		/* Ratios (unit x) with four decimals, the rest with one. */
@@ -803,6 +843,7 @@ int main(void)
 	/* The smoke run stops ten times lower: the debug kernel runs it too. */
 	cfg.live_orders = cfg.full ? 4 : 3;
 	cfg.close_order = cfg.full ? 4 : 3;
+	cfg.close_mixed = cfg.full ? 25000 : 1000;
 	/* The smoke run takes plan's own replays alone (one training step). */
 	cfg.replay_reps = cfg.full ? 5 : 1;
 
@@ -827,6 +868,7 @@ int main(void)
 	ksft_test_result_pass("batched ALLOC and FREE of 1, 16, 64 and 256 allocations\n");
 	close(fd);
 	bench_memory_and_close();
+	bench_close_mixed();
 	ksft_test_result_pass("kernel memory per slice and close() time\n");
 	ksft_test_result(bench_replay(),
 			 "replays of the model traces: presets and the plan's layout\n");

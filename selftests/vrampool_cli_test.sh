@@ -433,13 +433,14 @@ tests_all_clients() {
 	d=${DEVS%% *}
 	t "stat --all: another process's client, its pools and statistics"
 	if [ -z "$COUNT" ]; then
-		printf 'install sliced:page=4KiB,cap=8KiB\nmode size-match\nalloc x 3000\nsleep 60\n' > "$TMP/bg.vps"
+		# Held by `wait` on a FIFO nobody writes, until killed.
+		[ -p "$TMP/hold" ] || mkfifo "$TMP/hold"
+		printf 'install sliced:page=4KiB,cap=8KiB\nmode size-match\nalloc x 3000\nwait %s\n' \
+			"$TMP/hold" > "$TMP/bg.vps"
 		"$V" run --device "$d" "$TMP/bg.vps" > "$TMP/bg.out" 2>&1 &
 		BG=$!
-		i=0
-		while ! grep -q '^alloc x 3000: ' "$TMP/bg.out" && [ $i -lt 30 ]; do
-			sleep 1
-			i=$((i + 1))
+		while ! grep -q '^alloc x 3000: ' "$TMP/bg.out" && kill -0 "$BG" 2> /dev/null; do
+			sleep 0.1
 		done
 	fi
 	vp stat --all --device "$d"
@@ -471,14 +472,12 @@ tests_all_clients() {
 }
 
 # bg_run SCRIPT LINE: vrampoolctl run SCRIPT in the background on $d, until
-# its output has LINE's start; its pid in $BGPID.
+# its output has LINE's start (or it exits); its pid in $BGPID.
 bg_run() {
 	"$V" run --device "$d" "$1" > "$1.out" 2>&1 &
 	BGPID=$!
-	i=0
-	while ! grep -q "^$2" "$1.out" && [ $i -lt 30 ]; do
-		sleep 1
-		i=$((i + 1))
+	while ! grep -q "^$2" "$1.out" && kill -0 "$BGPID" 2> /dev/null; do
+		sleep 0.1
 	done
 }
 
@@ -487,8 +486,10 @@ tests_top() {
 	if [ -z "$COUNT" ]; then
 		# One client holds 4 KiB live (3000 bytes) and an 8 KiB free cached
 		# buffer, the other 64 KiB, all live.
-		printf 'install direct\nalloc x 3000\nalloc y 8192\nfree y\nsleep 60\n' > "$TMP/t1.vps"
-		printf 'install direct\nalloc z 65536\nsleep 60\n' > "$TMP/t2.vps"
+		[ -p "$TMP/hold" ] || mkfifo "$TMP/hold"
+		printf 'install direct\nalloc x 3000\nalloc y 8192\nfree y\nwait %s\n' "$TMP/hold" \
+			> "$TMP/t1.vps"
+		printf 'install direct\nalloc z 65536\nwait %s\n' "$TMP/hold" > "$TMP/t2.vps"
 		bg_run "$TMP/t1.vps" "free y: "
 		BG=$BGPID
 		bg_run "$TMP/t2.vps" "alloc z 65536: "

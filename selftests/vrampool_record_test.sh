@@ -9,8 +9,8 @@
 #    and frees one by one), as a trace that replays;
 #  - `record --pid` of a replay of a model trace records that trace's
 #    operations exactly (its IDs renamed a1, a2, ... in allocation order);
-#  - `record --client ID --duration` keeps that client alone while another
-#    one allocates, and `record` stops on SIGTERM;
+#  - `record --client ID` keeps that client alone while another one
+#    allocates; `record` stops on SIGTERM, and with --duration by itself;
 #  - every recording leaves tracefs as it found it: no instance left, the
 #    top-level vrampool events still disabled and unfiltered;
 #  - `plan` on both model traces (vrampoolctl trace at the device's VRAM)
@@ -19,9 +19,12 @@
 #    gives the figures plan showed (the plan is deterministic). The
 #    figures are printed ("# plan ..."), never asserted beyond that.
 #
-# The run scripts sleep first: the recorder is set up while they do (it
-# says so on stderr); a recorder that missed the first events fails the
-# comparison.
+# No fixed sleep: each workload first waits on a FIFO (the run script's
+# `wait FILE`, after it has opened the device; `read` for a replay), which
+# the test opens and closes only once the recorder has said on stderr that
+# it records; a recorder that missed the first events fails the
+# comparison. Waits for a condition poll without a bound: the suite's
+# per-test timeout catches a hang.
 # The debug kernel (VRAMPOOL_TIER=debug) runs several times slower: there,
 # the model traces have one training step at a quarter of the VRAM.
 #
@@ -33,11 +36,7 @@
 V=${VRAMPOOLCTL:-vrampoolctl}
 T=/sys/kernel/tracing
 STEPS=2
-SLEEP=2
-if [ "${VRAMPOOL_TIER:-}" = debug ]; then
-	STEPS=1
-	SLEEP=4
-fi
+[ "${VRAMPOOL_TIER:-}" = debug ] && STEPS=1
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vrampool_record_test.XXXXXX") || exit 1
 trap 'kill $(jobs -p) 2> /dev/null; rm -rf "$TMP"' EXIT
 
@@ -70,9 +69,36 @@ client_of() {
 	return 1
 }
 
+# recording ERR PID: wait until the recorder PID says on stderr (file ERR)
+# that it records; 1 if it exits without saying so.
+recording() {
+	while ! grep -q '^vrampoolctl: record: recording ' "$1"; do
+		if ! kill -0 "$2" 2> /dev/null; then
+			grep -q '^vrampoolctl: record: recording ' "$1"
+			return
+		fi
+		sleep 0.1
+	done
+}
+
+# start_recorder ERR ARGS...: `record ARGS` in the background (its pid in
+# $RP, its stderr in ERR), once it has said that it records
+start_recorder() {
+	err=$1
+	shift
+	: > "$err"	# the shell opens the job's 2>> in the child: empty it first
+	"$V" record "$@" > /dev/null 2>> "$err" &
+	RP=$!
+	recording "$err" "$RP" || fail "the recorder exited without recording: $(cat "$err")"
+}
+
+# go FIFO: let the workload waiting on FIFO go on (open, close: its EOF)
+go() { : > "$1"; }
+
+# cat_script FIFO: the script, which waits on FIFO first
 cat_script() {
 	cat <<EOF
-sleep $SLEEP
+wait $1
 alloc a 4096
 alloc w 8192 persistent
 alloc b 1MiB
@@ -106,11 +132,14 @@ free a7
 EOF
 
 record_script() {
-	cat_script > "$TMP/script"
+	mkfifo "$TMP/go"
+	cat_script "$TMP/go" > "$TMP/script"
 	t "record --pid of a run script: exactly its allocations and frees (batches too), in order"
 	"$V" run --device "$DEV" "$TMP/script" > "$TMP/run.out" 2>&1 &
 	pid=$!
-	"$V" record --pid "$pid" "$TMP/rec.trace" > "$TMP/rec.out" 2> "$TMP/rec.err"
+	start_recorder "$TMP/rec.err" --pid "$pid" "$TMP/rec.trace"
+	go "$TMP/go"
+	wait "$RP"
 	rc=$?
 	wait "$pid" || fail "the script failed"
 	[ "$rc" = 0 ] || fail "record: exit $rc"
@@ -140,10 +169,14 @@ record_script() {
 record_replay() {
 	m=$1
 	"$V" trace "$m" --vram "$PLAN_VRAM" --steps 1 -o "$TMP/$m.trace" || return
+	[ -p "$TMP/go" ] || mkfifo "$TMP/go"
 	t "record --pid of a replay of $m: the trace's operations, IDs renamed"
-	sh -c "sleep $SLEEP; exec \"$V\" replay --device \"$DEV\" \"$TMP/$m.trace\"" > "$TMP/run.out" 2>&1 &
+	sh -c "read -r _ < \"$TMP/go\"; exec \"$V\" replay --device \"$DEV\" \"$TMP/$m.trace\"" \
+		> "$TMP/run.out" 2>&1 &
 	pid=$!
-	"$V" record --pid "$pid" "$TMP/rec.trace" > /dev/null 2> "$TMP/rec.err"
+	start_recorder "$TMP/rec.err" --pid "$pid" "$TMP/rec.trace"
+	go "$TMP/go"
+	wait "$RP"
 	rc=$?
 	wait "$pid" || fail "the replay failed"
 	[ "$rc" = 0 ] || fail "record: exit $rc"
@@ -158,52 +191,62 @@ record_replay() {
 }
 
 record_client() {
-	t "record --client ID --duration: that client alone, while another allocates"
-	cat_script > "$TMP/script"
+	t "record --client ID: that client alone, while another allocates; stopped by SIGTERM"
+	# Both scripts open the device, then wait: the first one's client
+	# exists before the recorder starts, and neither allocates before it
+	# records.
+	mkfifo "$TMP/go1" "$TMP/go2"
+	cat_script "$TMP/go1" > "$TMP/script"
 	"$V" run --device "$DEV" "$TMP/script" > /dev/null 2>&1 &
 	p1=$!
-	printf 'sleep %s\nalloc other 65536\nfree other\n' "$SLEEP" > "$TMP/script2"
+	printf 'wait %s\nalloc other 65536\nfree other\n' "$TMP/go2" > "$TMP/script2"
 	"$V" run --device "$DEV" "$TMP/script2" > /dev/null 2>&1 &
 	p2=$!
-	i=0
-	while ! id=$(client_of "$p1") && [ $i -lt 50 ]; do
+	while ! id=$(client_of "$p1") && kill -0 "$p1" 2> /dev/null; do
 		sleep 0.1
-		i=$((i + 1))
 	done
 	[ -n "$id" ] || fail "no client of pid $p1 in $CLIENTS"
-	"$V" record --client "${id:-0}" --duration $((SLEEP * 3)) "$TMP/rec.trace" > /dev/null \
-		2> "$TMP/rec.err"
-	rc=$?
+	start_recorder "$TMP/rec.err" --client "${id:-0}" "$TMP/rec.trace"
+	go "$TMP/go1"
+	go "$TMP/go2"
 	wait "$p1" || fail "the first script failed"
 	wait "$p2" || fail "the second script failed"
+	# Both done: their events are in the buffer, which the recorder
+	# drains after the signal.
+	kill -TERM "$RP"
+	wait "$RP"
+	rc=$?
 	[ "$rc" = 0 ] || fail "record: exit $rc"
-	grep -qx "vrampoolctl: record: recording the client into $TMP/rec.trace, until SIGINT or SIGTERM or the duration" \
+	grep -qx "vrampoolctl: record: recording the client into $TMP/rec.trace, until SIGINT or SIGTERM" \
 		"$TMP/rec.err" || fail "no 'recording' line"
 	ops "$TMP/rec.trace" > "$TMP/got"
 	cmp -s "$TMP/got" "$TMP/want" || fail "not exactly the first client's operations"
 	grep -q "^# made by: vrampoolctl record --client ${id:-0}$" "$TMP/rec.trace" || fail "no header"
-	grep -q "stopped: the duration passed$" "$TMP/rec.trace" || fail "not stopped by the duration"
+	grep -q "stopped: SIGTERM$" "$TMP/rec.trace" || fail "not stopped by SIGTERM"
 	tracefs_clean
 	end "$TMP/got" "$TMP/rec.err"
 
+	t "record --duration: stops by itself once the duration has passed, exit 0"
+	# What it records (any client's work meanwhile) is not asserted: only
+	# that the duration, not a signal or an exit, stopped it.
+	"$V" record --duration 0.5 "$TMP/dur.trace" > /dev/null 2> "$TMP/dur.err"
+	rc=$?
+	[ "$rc" = 0 ] || fail "record: exit $rc"
+	grep -qx "vrampoolctl: record: recording every client into $TMP/dur.trace, until SIGINT or SIGTERM or the duration" \
+		"$TMP/dur.err" || fail "no 'recording' line"
+	grep -q "stopped: the duration passed$" "$TMP/dur.trace" || fail "not stopped by the duration"
+	tracefs_clean
+	end "$TMP/dur.err"
+
 	t "record (every client) stops on SIGTERM, exit 0, tracefs as it was"
-	# A file of its own, empty before the recorder starts: the shell opens
-	# a background job's redirection in the child, so the loop below could
-	# otherwise still read the last test's "recording" line.
-	: > "$TMP/sigterm.err"
-	"$V" record "$TMP/all.trace" > /dev/null 2>> "$TMP/sigterm.err" &
-	p=$!
-	i=0
-	# A new tracing instance takes a while on a busy emulated machine: up
-	# to 30 s for the recorder to say it records, or the test fails.
-	while ! grep -q recording "$TMP/sigterm.err" && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	grep -q recording "$TMP/sigterm.err" || fail "the recorder never said it was recording: $(cat "$TMP/sigterm.err")"
+	# A new tracing instance takes a while on a busy emulated machine:
+	# start_recorder waits for it to say it records, however long that takes.
+	start_recorder "$TMP/sigterm.err" "$TMP/all.trace"
+	p=$RP
 	printf 'alloc x 4096\nfree x\n' > "$TMP/script3"
 	"$V" run --device "$DEV" "$TMP/script3" > /dev/null 2>&1 || fail "the script failed"
-	sleep 1
+	# The script has exited: its events are in the buffer, which the
+	# recorder drains after the signal.
 	kill -TERM "$p"
 	wait "$p"
 	rc=$?

@@ -39,8 +39,6 @@ VP_SYSFS_CLIENT_FIXTURE(sysfs_stress);
 #define RACE_SECS	3
 #define RACE_READERS	3
 #define RACE_WRITERS	3
-/* How long after the deadline the children may take before it is a hang. */
-#define RACE_GRACE_SECS	30
 
 /* What one child did, in memory shared with the test. */
 struct race_child {
@@ -351,8 +349,9 @@ static void race_writer(struct race_child *st, const struct vp_device *dev, doub
  * Readers walk every file of clients/ while writers open and close files,
  * install layouts of alternating sizes and allocate, for RACE_SECS. No read
  * may fail but with ENOENT or ENODEV, no value may be malformed; after the
- * writers are gone, clients/, client_count and VRAM are as they were. A
- * hang shows as children outliving the deadline (or as the test timeout).
+ * writers are gone, clients/, client_count and VRAM are as they were. The
+ * children run until the deadline, at least one round each, and are waited
+ * for however long they take: a hang is the test's timeout, no clock's.
  */
 TEST_F_TIMEOUT(sysfs_stress, readers_race_with_opens_installs_and_allocations, 90)
 {
@@ -360,11 +359,10 @@ TEST_F_TIMEOUT(sysfs_stress, readers_race_with_opens_installs_and_allocations, 9
 	static struct vp_names start, end;
 	struct race_child *st;
 	pid_t pids[RACE_READERS + RACE_WRITERS];
-	bool done[RACE_READERS + RACE_WRITERS] = { 0 };
 	char clients[VP_DIR_LEN], x[2048], y[2048];
 	uint64_t reads = 0, vanished = 0, rounds = 0, installs = 0, busy = 0;
 	double deadline;
-	int i, left, status;
+	int i, status;
 
 	vp_sysfs_dev_path(&self->c.dev, "clients", clients, sizeof(clients));
 	ASSERT_EQ(0, vp_list_dir(clients, &start));
@@ -388,32 +386,12 @@ TEST_F_TIMEOUT(sysfs_stress, readers_race_with_opens_installs_and_allocations, 9
 		}
 	}
 
-	/* Wait, but not forever. */
-	for (left = nchild; left && now_secs() < deadline + RACE_GRACE_SECS;) {
-		for (i = 0; i < nchild; i++) {
-			if (done[i] || waitpid(pids[i], &status, WNOHANG) != pids[i])
-				continue;
-			done[i] = true;
-			left--;
-			EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) {
-				TH_LOG("%s %d ended with status %#x",
-				       i < RACE_READERS ? "reader" : "writer", i, status);
-			}
-		}
-		usleep(20000);
-	}
-	EXPECT_EQ(0, left) TH_LOG("%d children still run %d s after the deadline: a hang?", left,
-				  RACE_GRACE_SECS);
 	for (i = 0; i < nchild; i++) {
 		const char *role = i < RACE_READERS ? "reader" : "writer";
 
-		if (!done[i]) {
-			char stack[1024] = "", file[64];
-
-			snprintf(file, sizeof(file), "/proc/%d/stack", (int)pids[i]);
-			vp_read_file(file, stack, sizeof(stack));
-			TH_LOG("%s %d (pid %d) is stuck in:\n%s", role, i, (int)pids[i], stack);
-			kill(pids[i], SIGKILL);
+		ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) {
+			TH_LOG("%s %d ended with status %#x", role, i, status);
 		}
 		EXPECT_EQ(0, st[i].errors) {
 			TH_LOG("%s %d: %d unexpected results, the first: %s", role, i, st[i].errors,
@@ -433,7 +411,6 @@ TEST_F_TIMEOUT(sysfs_stress, readers_race_with_opens_installs_and_allocations, 9
 	ksft_print_msg("%s: %" PRIu64 " reads, %" PRIu64 " vanished; %" PRIu64 " writer rounds, %"
 		       PRIu64 " installs, %" PRIu64 " EBUSY\n", self->c.dev.name, reads, vanished,
 		       rounds, installs, busy);
-	ASSERT_EQ(0, left);
 
 	ASSERT_EQ(0, vp_list_dir(clients, &end));
 	EXPECT_TRUE(vp_names_equal(&start, &end)) {

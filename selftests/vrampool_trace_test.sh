@@ -6,8 +6,10 @@
 # every vrampool event enabled; the trace must show that client's events in
 # that order with the script's own values (sizes, handles, the refusal's
 # error kind and errno, the install's generation and pool count), page
-# creations and releases that balance once the file is closed, and cleanup's
-# released bytes equal to the pages released during it. A second script
+# creations and releases that balance once the file is closed, cleanup's
+# released bytes equal to the pages released during it, and the close's
+# vrampool_close event counting the live allocation (w), its record and
+# the spare one (a's), and the pages released after it. A second script
 # allocates and frees in batches and has one refused: each allocation and
 # free of a successful batch has its own vrampool_alloc / vrampool_free
 # event, each batch a vrampool_batch event (op, count, errno, the index
@@ -33,7 +35,7 @@ if ! command -v "$V" > /dev/null 2>&1; then
 	echo "1..0 # SKIP $V not installed (the test VM has it in /bin)"
 	exit 4
 fi
-echo "1..12"
+echo "1..13"
 [ -d "$T/events" ] || mount -t tracefs nodev "$T" 2> /dev/null
 if [ ! -d "$T/events/vrampool" ]; then
 	not_ok "events/vrampool/ in tracefs"
@@ -92,9 +94,9 @@ client=$(sed -n 's/^vrampool_alloc: client=\([0-9]*\) .*/\1/p' "$TMP/events" | h
 grep "client=$client " "$TMP/events" > "$TMP/mine"
 names=$(grep -v '^vrampool_page_' "$TMP/mine" | cut -d: -f1 | tr '\n' ' ')
 # The install cleans up too, before it swaps the pools: a second cleanup.
-want="vrampool_alloc vrampool_alloc vrampool_free vrampool_alloc_refused vrampool_cleanup vrampool_cleanup vrampool_install "
+want="vrampool_alloc vrampool_alloc vrampool_free vrampool_alloc_refused vrampool_cleanup vrampool_cleanup vrampool_install vrampool_close "
 if [ -n "$client" ] && [ "$names" = "$want" ]; then
-	ok "client $client: alloc, alloc, free, refused alloc, cleanup, install (cleanup, swap), in order"
+	ok "client $client: alloc, alloc, free, refused alloc, cleanup, install (cleanup, swap), close, in order"
 else
 	not_ok "the script's events in order"
 	echo "# got:  $names"
@@ -153,6 +155,19 @@ else
 	not_ok "install event (generation '$gen', pools '$pools') and balanced page events"
 fi
 
+# The close: w live (one allocation, one record), a's record kept as the
+# one spare (the refused ALLOC took it and gave it back), and the pages
+# released between the install and the close's own event.
+closing=$(sed -n '/^vrampool_install: /,/^vrampool_close: /p' "$TMP/mine" |
+	  grep -c '^vrampool_page_release: ')
+if [ "$(field vrampool_close 1 allocs)" = 1 ] && [ "$(field vrampool_close 1 records)" = 2 ] &&
+   [ "$closing" -gt 0 ] && [ "$(field vrampool_close 1 pages)" = "$closing" ]; then
+	ok "close event: 1 allocation, 2 records, the $closing pages released by the close"
+else
+	not_ok "close event: 1 allocation, 2 records, the $closing pages released by the close"
+	grep '^vrampool_close: ' "$TMP/mine" | sed 's/^/# /'
+fi
+
 # ---- batches -------------------------------------------------------------
 cat > "$TMP/batch" <<'EOF'
 alloc-batch p=4096 q=0 r=8192:persistent
@@ -172,9 +187,9 @@ client=$(sed -n 's/^vrampool_batch: client=\([0-9]*\) .*/\1/p' "$TMP/events" | h
 grep "client=$client " "$TMP/events" > "$TMP/mine"
 grep -v '^vrampool_page_' "$TMP/mine" | sed 's/^/# trace: /' | head -n 20
 names=$(grep -v '^vrampool_page_' "$TMP/mine" | cut -d: -f1 | tr '\n' ' ')
-want="vrampool_alloc vrampool_alloc vrampool_alloc vrampool_batch vrampool_free vrampool_free vrampool_free vrampool_batch vrampool_batch "
+want="vrampool_alloc vrampool_alloc vrampool_alloc vrampool_batch vrampool_free vrampool_free vrampool_free vrampool_batch vrampool_batch vrampool_close "
 if [ $rc -eq 0 ] && [ -n "$client" ] && [ "$names" = "$want" ]; then
-	ok "batches: each allocation and free, then the batch's event, in order; a refused batch alone"
+	ok "batches: each allocation and free, then the batch's event, in order; a refused batch alone; the close"
 else
 	not_ok "batches: the events in order (exit $rc)"
 	echo "# got:  $names"

@@ -660,6 +660,10 @@ tests_scripts() {
 	printf 'sleep forever\n' > "$TMP/s1"
 	vp run "$TMP/s1"
 	rc_is 2
+	printf 'wait\n' > "$TMP/s1"
+	vp run "$TMP/s1"
+	rc_is 2
+	err_line "vrampoolctl: run: line 1: usage: wait FILE"
 	printf 'stat --json --json\n' > "$TMP/s1"
 	vp run "$TMP/s1"
 	rc_is 2

@@ -16,6 +16,7 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,7 +32,7 @@
 
 enum op {
 	OP_INSTALL, OP_ALLOC, OP_FREE, OP_CLEANUP, OP_MODE, OP_WRITE, OP_CHECK,
-	OP_STAT, OP_MAP, OP_EXPECT, OP_SLEEP, OP_ALLOC_BATCH, OP_FREE_BATCH,
+	OP_STAT, OP_MAP, OP_EXPECT, OP_SLEEP, OP_WAIT, OP_ALLOC_BATCH, OP_FREE_BATCH,
 };
 
 struct step {
@@ -49,6 +50,7 @@ struct step {
 	bool all;			/* stat */
 	int kind;			/* expect-error */
 	struct timespec secs;		/* sleep */
+	char *path;			/* wait */
 	uint32_t nitems;		/* alloc-batch, free-batch: how many names */
 	int *items;			/* their indices in names */
 	struct drm_vrampool_alloc_request *reqs;	/* alloc-batch */
@@ -86,6 +88,7 @@ static const struct {
 	{ "map", OP_MAP, 0, 0, "map" },
 	{ "expect-error", OP_EXPECT, 1, 1, "expect-error KIND" },
 	{ "sleep", OP_SLEEP, 1, 1, "sleep SECS" },
+	{ "wait", OP_WAIT, 1, 1, "wait FILE" },
 	{ "alloc-batch", OP_ALLOC_BATCH, 1, -1, "alloc-batch NAME=SIZE[:persistent]..." },
 	{ "free-batch", OP_FREE_BATCH, 1, -1, "free-batch NAME..." },
 };
@@ -332,6 +335,10 @@ static int parse_step(struct script *s, struct step *st, int argc, char **argv)
 	case OP_SLEEP:
 		if (parse_seconds(argv[1], &st->secs, why, sizeof(why)))
 			return script_error(st->line, "sleep: %s", why);
+		break;
+	case OP_WAIT:
+		/* The text is the words joined by one blank: the path follows "wait ". */
+		st->path = st->text + strlen(ops[k].word) + 1;
 		break;
 	default:
 		break;
@@ -637,6 +644,38 @@ static enum outcome run_access(struct run_ctx *c, struct step *st, struct vrampo
 	return DONE;
 }
 
+/*
+ * wait FILE: FILE read to its end. A FIFO holds the script until another
+ * process has opened it for writing and closed it: a handshake.
+ */
+static enum outcome run_wait(const struct step *st)
+{
+	char buf[512];
+	ssize_t n;
+	int fd;
+
+	do {
+		fd = open(st->path, O_RDONLY | O_CLOEXEC);
+	} while (fd < 0 && errno == EINTR);
+	if (fd < 0) {
+		fprintf(stderr, "vrampoolctl: run: line %d: %s: %s\n", st->line, st->text,
+			strerror(errno));
+		return STOP_FAILED;
+	}
+	do {
+		n = read(fd, buf, sizeof(buf));
+	} while (n > 0 || (n < 0 && errno == EINTR));
+	if (n < 0) {
+		fprintf(stderr, "vrampoolctl: run: line %d: %s: %s\n", st->line, st->text,
+			strerror(errno));
+		close(fd);
+		return STOP_FAILED;
+	}
+	close(fd);
+	printf("%s: done\n", st->text);
+	return DONE;
+}
+
 static enum outcome run_step(struct run_ctx *c, struct step *st, struct vrampool_error *err)
 {
 	struct client_view view;
@@ -695,6 +734,8 @@ static enum outcome run_step(struct run_ctx *c, struct step *st, struct vrampool
 	case OP_SLEEP:
 		nanosleep(&st->secs, NULL);
 		return DONE;
+	case OP_WAIT:
+		return run_wait(st);
 	default:
 		return DONE;
 	}

@@ -133,6 +133,7 @@ static const char usage_text[] =
 "  stat [--all] [--json] | map    as the commands, for the script's client\n"
 "  expect-error KIND              the next command must fail with KIND\n"
 "  sleep SECS\n"
+"  wait FILE                      read FILE to its end (a FIFO: until written)\n"
 "The script is read whole and checked before it runs; it stops at the\n"
 "first command that fails.\n"
 "\n"
