@@ -6,13 +6,27 @@
  * every client's folder) and fdinfo all along; a victim process with a
  * file of its own (on every device in turn) fills it and is killed with
  * SIGKILL and restarted every 2 s; another opens and closes files in a
- * loop. Every few seconds everyone but the readers parks, and at that
- * quiescent sample the sum of the clients' sysfs vram must equal the
- * device's vram_in_use (sysfs and GET_PARAM), and the shared file's fdinfo
- * drm-resident-vram its clients/<id>/vram. At the end every surviving
- * allocation's bytes are intact, and once all files are closed each
- * device's VRAM in use is back to its start. Kernel reports (KASAN,
- * lockdep, kmemleak) are the VM log checker's business.
+ * loop. Every few seconds everyone but the readers parks (the wait has no
+ * time bound: a worker stuck in the kernel is the suite's timeout's
+ * business), and at that quiescent sample:
+ * - the shared file's POOL_QUERY matches what the workers hold by their
+ *   own records (their requested sizes, and the pools and pages the answers
+ *   placed them in): allocations, bytes_in_use and padding of every pool
+ *   exactly, its pages and reserved bytes at least those of the distinct
+ *   pages held; then, after a CLEANUP (no free page left, no orphan: the
+ *   workers unmap before they free), exactly, and the file's VRAM (POOL_QUERY,
+ *   its clients/<id>/vram, fdinfo drm-resident-vram) is the buffer objects
+ *   of those pages, and device 0's vram_in_use its start plus that;
+ * - the sum of the clients' sysfs vram equals the device's vram_in_use
+ *   (sysfs and GET_PARAM); a failed read of any of them fails the test.
+ * The workers zero what they wrote before they free it, so every free byte
+ * of the shared file's pages is zero: each new allocation must read zero
+ * before it is filled (a placement over live bytes or a page with stale
+ * VRAM shows). Batch answers are written and read back through a second
+ * mapping. At the end every surviving allocation's bytes are intact, and
+ * once all files are closed each device's VRAM in use is back to its start.
+ * Kernel reports (KASAN, lockdep, kmemleak) are the VM log checker's
+ * business.
  *
  * VRAMPOOL_STORM_SECS sets the duration (default 20 s; make soak: 60 s).
  *
@@ -45,12 +59,30 @@
 
 enum { OP_ALLOC, OP_FREE, OP_CLEANUP, OP_INSTALL, OP_QUERY, OP_CHECK, OP_READ, OP_OPEN,
        OP_KILL, OP_SAMPLE, OP_OOM, OP_BUSY, OP_ALLOC_BATCH, OP_FREE_BATCH, OP_BATCH_UNDONE,
-       OP_N };
+       OP_ZERO, OP_N };
 static const char *const op_names[OP_N] = {
 	"ALLOC", "FREE", "CLEANUP", "POOL_INSTALL", "POOL_QUERY", "pattern checks",
 	"sysfs/fdinfo reads", "open/close", "SIGKILLs", "quiescent samples",
 	"ALLOC OutOfMemory", "POOL_INSTALL EBUSY", "ALLOC_BATCH", "FREE_BATCH",
-	"ALLOC_BATCH undone (OutOfMemory, unwritable answers)",
+	"ALLOC_BATCH undone (OutOfMemory, unwritable answers)", "new allocations read zero",
+};
+
+/* ---- Workers: threads sharing the file -------------------------------------- */
+
+struct live {
+	struct drm_vrampool_alloc a;	/* the answer */
+	uint64_t size;			/* the size asked for */
+	uint8_t *map;
+	size_t len;
+	uint32_t seed;
+};
+
+/* A worker thread's own record of what it holds: in shared memory, for the parent. */
+struct worker {
+	int id;
+	uint64_t rng;
+	struct live live[LIVE];
+	int n;
 };
 
 struct shared {
@@ -61,6 +93,7 @@ struct shared {
 	uint64_t ops[OP_N];
 	uint64_t bytes_checked;
 	char error[512];
+	struct worker w[WORKERS * THREADS];
 };
 
 static struct shared *sh;
@@ -106,22 +139,6 @@ static void park_point(void)
 	__sync_fetch_and_sub(&sh->parked, 1);
 }
 
-/* ---- Workers: threads sharing the file -------------------------------------- */
-
-struct live {
-	struct drm_vrampool_alloc a;
-	uint8_t *map;
-	size_t len;
-	uint32_t seed;
-};
-
-struct worker {
-	int id;
-	uint64_t rng;
-	struct live live[LIVE];
-	int n;
-};
-
 static size_t map_len(uint64_t page_size)
 {
 	return (size_t)vp_align_up(page_size, VP_CPU_PAGE);
@@ -133,13 +150,26 @@ static void check_live(struct worker *w, const struct live *l, const char *when)
 
 	if (!l->map)
 		return;
-	bad = vp_check_words(l->map + l->a.offset, 0, l->a.size, l->seed);
+	bad = vp_check_words(l->map + l->a.offset, 0, l->size, l->seed);
 	count(OP_CHECK, 1);
-	__sync_fetch_and_add(&sh->bytes_checked, l->a.size);
+	__sync_fetch_and_add(&sh->bytes_checked, l->size);
 	if (bad >= 0)
 		fail("worker %d: %s: allocation %u (pool %u page %u offset %" PRIu64 ", %" PRIu64
 		     " bytes) changed at byte %" PRId64, w->id, when, l->a.handle, l->a.pool, l->a.page,
-		     (uint64_t)l->a.offset, (uint64_t)l->a.size, bad);
+		     (uint64_t)l->a.offset, l->size, bad);
+}
+
+/*
+ * Gives @l up: checks its bytes, zeroes them (every free byte of the
+ * file's pages stays zero, what keep() checks) and unmaps it.
+ */
+static void let_go(struct worker *w, struct live *l, const char *when)
+{
+	check_live(w, l, when);
+	if (!l->map)
+		return;
+	memset(l->map + l->a.offset, 0, l->size);
+	munmap(l->map, l->len);
 }
 
 static void check_all(struct worker *w, const char *when)
@@ -150,7 +180,7 @@ static void check_all(struct worker *w, const char *when)
 		check_live(w, &w->live[i], when);
 }
 
-static void keep(struct worker *w, struct live *l, uint64_t size);
+static void keep(struct worker *w, struct live *l, uint64_t size, bool second);
 
 /* A size and flags as the workers ask for them. */
 static uint64_t w_size(uint32_t r, uint32_t *flags)
@@ -187,16 +217,68 @@ static void w_alloc(struct worker *w)
 		fail("worker %d: ALLOC answered handle 0", w->id);
 		return;
 	}
-	keep(w, l, size);
+	keep(w, l, size, false);
 }
 
-/* Keeps @l (its answer in @l->a): maps its page and fills it with its pattern. */
-static void keep(struct worker *w, struct live *l, uint64_t size)
+/* Index of the first non-zero byte of @p (8-byte aligned), or -1. */
+static int64_t first_nonzero(const uint8_t *p, uint64_t len)
 {
-	w->n++;
-	l->seed = (uint32_t)(w->id << 24) ^ rnd(&w->rng);
-	if (!size)
+	uint64_t i = 0;
+
+	for (; i + 8 <= len; i += 8)
+		if (*(const uint64_t *)(p + i))
+			break;
+	for (; i < len; i++)
+		if (p[i])
+			return (int64_t)i;
+	return -1;
+}
+
+/* Reads @l's pattern back through a mapping of its own. */
+static void check_second_mapping(struct worker *w, const struct live *l)
+{
+	uint8_t *m = mmap(NULL, l->len, PROT_READ, MAP_SHARED, shared_fd, l->a.mmap_offset);
+	int64_t bad;
+
+	if (m == MAP_FAILED) {
+		fail("worker %d: second mmap of a batch answer's page: %s", w->id,
+		     strerror(errno));
 		return;
+	}
+	bad = vp_check_words(m + l->a.offset, 0, l->size, l->seed);
+	munmap(m, l->len);
+	count(OP_CHECK, 1);
+	if (bad >= 0)
+		fail("worker %d: batch answer %u (pool %u page %u offset %" PRIu64 ", %" PRIu64
+		     " bytes) reads otherwise through a second mapping at byte %" PRId64,
+		     w->id, l->a.handle, l->a.pool, l->a.page, (uint64_t)l->a.offset, l->size, bad);
+}
+
+/*
+ * Keeps @l (its answer in @l->a, asked for @size): maps its page, checks
+ * that it reads zero, fills it with its pattern and, @second, reads that
+ * back through a second mapping.
+ */
+static void keep(struct worker *w, struct live *l, uint64_t size, bool second)
+{
+	int64_t bad;
+
+	w->n++;
+	l->size = size;
+	l->seed = (uint32_t)(w->id << 24) ^ rnd(&w->rng);
+	if (!size) {
+		if (l->a.page != DRM_VRAMPOOL_NO_PAGE || l->a.page_size)
+			fail("worker %d: a zero-size allocation answered page %u of %" PRIu64
+			     " bytes", w->id, l->a.page, (uint64_t)l->a.page_size);
+		return;
+	}
+	if (l->a.page == DRM_VRAMPOOL_NO_PAGE || l->a.offset % 8 ||
+	    l->a.offset + size > l->a.page_size) {
+		fail("worker %d: %" PRIu64 " bytes answered page %u offset %" PRIu64 " of %" PRIu64
+		     " bytes", w->id, size, l->a.page, (uint64_t)l->a.offset,
+		     (uint64_t)l->a.page_size);
+		return;
+	}
 	l->len = map_len(l->a.page_size);
 	l->map = mmap(NULL, l->len, PROT_READ | PROT_WRITE, MAP_SHARED, shared_fd,
 		      l->a.mmap_offset);
@@ -205,7 +287,16 @@ static void keep(struct worker *w, struct live *l, uint64_t size)
 		fail("worker %d: mmap of a live page: %s", w->id, strerror(errno));
 		return;
 	}
+	bad = first_nonzero(l->map + l->a.offset, size);
+	count(OP_ZERO, 1);
+	if (bad >= 0)
+		fail("worker %d: new allocation %u (pool %u page %u offset %" PRIu64 ", %" PRIu64
+		     " bytes) reads %#x at byte %" PRId64 " before it is filled", w->id,
+		     l->a.handle, l->a.pool, l->a.page, (uint64_t)l->a.offset, size,
+		     l->map[l->a.offset + bad], bad);
 	vp_fill_words(l->map + l->a.offset, 0, size, l->seed);
+	if (second)
+		check_second_mapping(w, l);
 }
 
 /*
@@ -261,7 +352,7 @@ static void w_alloc_batch(struct worker *w)
 			fail("worker %d: ALLOC_BATCH answered handle 0", w->id);
 			return;
 		}
-		keep(w, l, reqs[i].size);
+		keep(w, l, reqs[i].size, true);
 	}
 }
 
@@ -275,9 +366,7 @@ static void w_free_batch(struct worker *w)
 	while (n < 4 && w->n) {
 		struct live *l = &w->live[w->n - 1];
 
-		check_live(w, l, "before FREE_BATCH");
-		if (l->map)
-			munmap(l->map, l->len);
+		let_go(w, l, "before FREE_BATCH");
 		h[n++] = l->a.handle;
 		w->n--;
 	}
@@ -295,9 +384,7 @@ static void w_free(struct worker *w, int i)
 	struct live *l = &w->live[i];
 	int ret;
 
-	check_live(w, l, "before FREE");
-	if (l->map)
-		munmap(l->map, l->len);
+	let_go(w, l, "before FREE");
 	ret = vp_free(shared_fd, l->a.handle);
 	count(OP_FREE, 1);
 	if (ret)
@@ -344,6 +431,7 @@ static void *worker_thread(void *p)
 	uint32_t r;
 	int ret;
 
+	w_alloc(w);	/* every thread allocates at least once */
 	while (!sh->stop) {
 		park_point();
 		r = rnd(&w->rng) % 100;
@@ -380,11 +468,10 @@ static void *worker_thread(void *p)
 
 static void worker_process(int id)
 {
-	struct worker w[THREADS];
+	struct worker *w = &sh->w[id * THREADS];
 	pthread_t t[THREADS];
 	int i;
 
-	memset(w, 0, sizeof(w));
 	for (i = 0; i < THREADS; i++) {
 		w[i].id = id * THREADS + i;
 		w[i].rng = 0x9e3779b97f4a7c15ULL * (w[i].id + 1) ^ (uint64_t)time(NULL);
@@ -571,21 +658,144 @@ static int clients_vram(const struct vp_device *dev, uint64_t *sum, int *n)
 	return 0;
 }
 
-static void sample(int probe_fd[])
+/* What the workers hold by their own records, per pool index. */
+struct held {
+	uint64_t allocations, bytes, padding, pages, reserved;
+};
+
+/*
+ * Sums the workers' records into @h (per pool) and *@vram (the buffer
+ * objects of the distinct pages they hold); every worker is parked.
+ */
+static int workers_hold(struct held h[256], uint64_t *vram)
+{
+	const struct live *l, *m;
+	int i, j, k, q;
+	bool seen;
+
+	memset(h, 0, 256 * sizeof(*h));
+	*vram = 0;
+	for (i = 0; i < WORKERS * THREADS; i++) {
+		for (j = 0; j < sh->w[i].n; j++) {
+			l = &sh->w[i].live[j];
+			if (l->a.pool > 255) {
+				fail("worker %d holds handle %u in pool %u", i, l->a.handle, l->a.pool);
+				return -1;
+			}
+			h[l->a.pool].allocations++;
+			h[l->a.pool].bytes += l->size;
+			h[l->a.pool].padding += l->a.padding;
+			if (l->a.page == DRM_VRAMPOOL_NO_PAGE)
+				continue;
+			seen = false;
+			for (k = 0; k <= i && !seen; k++) {
+				for (q = 0; q < (k < i ? sh->w[k].n : j) && !seen; q++) {
+					m = &sh->w[k].live[q];
+					seen = m->a.pool == l->a.pool && m->a.page == l->a.page &&
+					       m->a.page != DRM_VRAMPOOL_NO_PAGE;
+					if (seen && m->a.page_size != l->a.page_size) {
+						fail("pool %u page %u: one answer says %" PRIu64
+						     " bytes, another %" PRIu64, l->a.pool, l->a.page,
+						     (uint64_t)m->a.page_size,
+						     (uint64_t)l->a.page_size);
+						return -1;
+					}
+				}
+			}
+			if (seen)
+				continue;
+			h[l->a.pool].pages++;
+			h[l->a.pool].reserved += l->a.page_size;
+			*vram += vp_bo_bytes(l->a.page_size);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The shared file's POOL_QUERY against the workers' records @h: the live
+ * allocations, their bytes and padding exactly; pages and reserved bytes
+ * at least those of the pages held (@exact: exactly, as after a CLEANUP).
+ */
+static int query_matches(const struct held h[256], bool exact, const char *when)
+{
+	static struct vp_snap s;
+	bool listed[256] = { false };
+	const struct drm_vrampool_pool_status *p;
+	const struct held *e;
+	uint32_t i;
+	int ret;
+
+	ret = vp_snap_take(shared_fd, &s);
+	if (ret) {
+		fail("%s: POOL_QUERY of the shared file: %s", when, strerror(-ret));
+		return -1;
+	}
+	for (i = 0; i < s.count; i++) {
+		p = &s.pools[i];
+		if (p->index > 255) {
+			fail("%s: POOL_QUERY lists pool index %u", when, p->index);
+			return -1;
+		}
+		e = &h[p->index];
+		listed[p->index] = true;
+		if (p->allocations != e->allocations || p->bytes_in_use != e->bytes ||
+		    p->padding != e->padding ||
+		    (exact ? p->pages != e->pages || p->reserved_bytes != e->reserved :
+			     p->pages < e->pages || p->reserved_bytes < e->reserved)) {
+			fail("%s: pool %u: POOL_QUERY says %" PRIu64 " allocations, %" PRIu64
+			     " bytes in use, %" PRIu64 " padding, %" PRIu64 " pages, %" PRIu64
+			     " reserved; the workers hold %" PRIu64 ", %" PRIu64 ", %" PRIu64
+			     ", %s%" PRIu64 " pages of %" PRIu64 " bytes", when, p->index,
+			     (uint64_t)p->allocations, (uint64_t)p->bytes_in_use,
+			     (uint64_t)p->padding, (uint64_t)p->pages, (uint64_t)p->reserved_bytes,
+			     e->allocations, e->bytes, e->padding, exact ? "" : "at least ",
+			     e->pages, e->reserved);
+			return -1;
+		}
+	}
+	for (i = 0; i < 256; i++) {
+		if (!listed[i] && h[i].allocations) {
+			fail("%s: the workers hold %" PRIu64 " allocations in pool %u, which"
+			     " POOL_QUERY does not list (%u pools)", when, h[i].allocations, i,
+			     s.num_pools);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* One of the shared file's VRAM figures: @what read @got (@ret its error), @want_what @want. */
+static int vram_is(const char *what, int ret, uint64_t got, const char *want_what, uint64_t want)
+{
+	if (ret) {
+		fail("quiescent: reading the shared file's %s: %s", what, strerror(-ret));
+		return -1;
+	}
+	if (got != want) {
+		fail("quiescent: the shared file's %s is %" PRIu64 ", %s %" PRIu64, what, got,
+		     want_what, want);
+		return -1;
+	}
+	return 0;
+}
+
+#define HELD "after CLEANUP, the buffer objects of the workers' pages"
+
+static void sample(int probe_fd[], const uint64_t start[])
 {
 	char dir[VP_DIR_LEN], path[VP_PATH_LEN];
-	uint64_t sum, sys, param, resident, mine, id;
-	int i, n, waited = 0, ret;
+	uint64_t sum, sys, param, resident, mine, id, vram;
+	struct drm_vrampool_pool_query q;
+	static struct held h[256];
+	int i, n, ret;
 
 	sh->pause = 1;
-	while (__sync_fetch_and_add(&sh->parked, 0) < PARKERS && !sh->stop && waited++ < 30000)
+	/* No time bound: a worker that never parks is the suite's timeout's. */
+	while (__sync_fetch_and_add(&sh->parked, 0) < PARKERS && !sh->stop)
 		usleep(1000);
 	if (sh->stop)
 		goto out;
-	if (waited >= 30000) {
-		fail("the workers did not park within 30 s (%d of %d)", sh->parked, PARKERS);
-		goto out;
-	}
 	for (i = 0; i < ndevs; i++) {
 		ret = clients_vram(&devs[i], &sum, &n);
 		if (ret) {
@@ -598,13 +808,45 @@ static void sample(int probe_fd[])
 			fail("%s quiescent: the %d clients' vram sum to %" PRIu64 ", vram_in_use %"
 			     PRIu64 ", GET_PARAM %" PRIu64, devs[i].name, n, sum, sys, param);
 	}
-	if (!vp_fdinfo_size(shared_fd, "drm-resident-vram", &resident) &&
-	    !vp_client_id(shared_fd, &id)) {
-		vp_sysfs_client_path(&devs[0], id, dir, sizeof(dir));
-		snprintf(path, sizeof(path), "%s/vram", dir);
-		if (vp_read_u64_file(path, &mine) || mine != resident)
-			fail("the shared file: fdinfo drm-resident-vram %" PRIu64 ", sysfs %s %"
-			     PRIu64, resident, path, mine);
+	ret = vp_client_id(shared_fd, &id);
+	if (ret) {
+		fail("quiescent: fdinfo drm-client-id of the shared file: %s", strerror(-ret));
+		goto out;
+	}
+	vp_sysfs_client_path(&devs[0], id, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/vram", dir);
+	ret = vp_fdinfo_size(shared_fd, "drm-resident-vram", &resident);
+	if (!ret)
+		ret = vp_read_u64_file(path, &mine);
+	if (vram_is("fdinfo drm-resident-vram (or sysfs vram)", ret, resident, "its sysfs vram", mine))
+		goto out;
+
+	/* The workers' own records against POOL_QUERY, then exactly after a CLEANUP. */
+	if (workers_hold(h, &vram) || query_matches(h, false, "quiescent"))
+		goto out;
+	ret = vp_cleanup(shared_fd);
+	if (ret) {
+		fail("quiescent: CLEANUP of the shared file: %s", strerror(-ret));
+		goto out;
+	}
+	if (query_matches(h, true, "quiescent, after CLEANUP"))
+		goto out;
+	ret = vp_query_head(shared_fd, &q);
+	if (vram_is("POOL_QUERY vram_in_use", ret, q.vram_in_use, HELD, vram))
+		goto out;
+	ret = vp_read_u64_file(path, &mine);
+	if (vram_is("sysfs vram", ret, mine, HELD, vram))
+		goto out;
+	ret = vp_fdinfo_size(shared_fd, "drm-resident-vram", &resident);
+	if (vram_is("fdinfo drm-resident-vram", ret, resident, HELD, vram))
+		goto out;
+	/* Everyone else holds nothing now: the victim is dead, the looper between files. */
+	param = vp_vram_in_use(probe_fd[0]);
+	if (param != start[0] + vram) {
+		fail("quiescent, after CLEANUP: %s's VRAM_IN_USE is %" PRIu64 ", its start %"
+		     PRIu64 " plus the workers' pages %" PRIu64, devs[0].name, param, start[0],
+		     vram);
+		goto out;
 	}
 	count(OP_SAMPLE, 1);
 out:
@@ -663,7 +905,7 @@ int main(void)
 	t0 = now();
 	next_kill = t0 + KILL_EVERY_MS / 1000.0;
 	next_sample = t0 + SAMPLE_EVERY;
-	while (!sh->stop && now() - t0 < secs) {
+	do {	/* at least once: a victim spawned and killed */
 		if (victim < 0)
 			victim = spawn(victim_process, victim_dev++ % ndevs);
 		if (now() >= next_kill) {
@@ -672,15 +914,15 @@ int main(void)
 		}
 		if (now() >= next_sample) {
 			kill_victim(&victim);
-			sample(probe_fd);
+			sample(probe_fd, start);
 			next_sample += SAMPLE_EVERY;
 		}
 		usleep(20000);
-	}
+	} while (!sh->stop && now() - t0 < secs);
 	kill_victim(&victim);
 	/* One sample with everyone parked, then the end. */
 	if (!sh->stop)
-		sample(probe_fd);
+		sample(probe_fd, start);
 	sh->stop = 1;
 	for (i = 0; i < WORKERS; i++) {
 		waitpid(workers[i], &status, 0);
