@@ -44,7 +44,7 @@
 #                       a copy of the module, boot a VM with only the tests that
 #                       should catch it, report CAUGHT (by which test) or
 #                       SURVIVED (build/mutants/report); fails unless every one
-#                       is caught. Not part of make check (too slow)
+#                       is caught. Not part of make check (19 min for 19 mutants)
 #   make htmldocs       Documentation/ as HTML in build/htmldocs (Sphinx with the
 #                       kernel's kernel-doc extension)
 #   make vm-shell       boot the VM into an interactive shell (Ctrl-a x quits)

@@ -534,6 +534,29 @@ TEST_F(alloc, persistent_pool_reuses_by_exact_size)
 	EXPECT_EQ(self->vram_start, vp_vram_in_use(self->fd));
 }
 
+/*
+ * A new persistent page takes the index after the last new page's, never
+ * the lower index of a page released meanwhile: index order is creation
+ * order.
+ */
+TEST_F(alloc, persistent_new_page_never_takes_a_released_index)
+{
+	struct drm_vrampool_alloc a, b, c;
+
+	VP_ALLOC_OK(self->fd, 1024, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "1024 persistent");
+	VP_ALLOC_OK(self->fd, 2048, DRM_VRAMPOOL_ALLOC_PERSISTENT, &b, "2048 persistent");
+	EXPECT_EQ(0u, a.page);
+	EXPECT_EQ(1u, b.page);
+	VP_FREE_OK(self->fd, a.handle, "1024");
+	ASSERT_EQ(0, vp_cleanup(self->fd));
+	VP_EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "page 0 released", 1, 2048);
+
+	VP_ALLOC_OK(self->fd, 4096, DRM_VRAMPOOL_ALLOC_PERSISTENT, &c, "4096 persistent");
+	EXPECT_EQ(2u, c.page) TH_LOG("index 0 is free, but 2 comes after the last new page's");
+	VP_FREE_OK(self->fd, b.handle, "2048");
+	VP_FREE_OK(self->fd, c.handle, "4096");
+}
+
 static uint32_t query_mode(struct __test_metadata *_metadata, int fd)
 {
 	struct drm_vrampool_pool_query q;

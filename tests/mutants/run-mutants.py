@@ -233,7 +233,7 @@ def caught_by(failures):
         what, _, detail = rest.partition(": ")
         case = re.sub(r"^not ok \d+ ", "", detail)
         if label == "kunit" and not what.startswith("KUnit"):
-            tests.setdefault(f"kunit {what}", []).append(case)
+            tests.setdefault("KUnit", []).append(what)
         elif label == "vm" and what.startswith("vrampool_"):
             tests.setdefault(what, []).append(case)
         else:
