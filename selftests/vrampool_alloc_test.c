@@ -83,6 +83,80 @@ TEST_F(alloc, map_write_read_free)
 	EXPECT_EQ(-ENOENT, vp_free(self->fd, a.handle));
 }
 
+/*
+ * First fit in a hole between slices: a slice freed between two live ones
+ * leaves a hole of its bytes, and new slices go at its start, one after
+ * the other, exactly where the freed one was, before the tail is used.
+ */
+TEST_F(alloc, slices_fill_an_inner_hole_from_its_start)
+{
+	struct drm_vrampool_pool_entry e = vp_sliced(64 * 1024, VP_ABSENT, VP_ABSENT);
+	struct drm_vrampool_alloc a, b, c, d[3], t;
+	static const uint64_t sizes[3] = { 512, 256, 256 };
+	uint64_t at = 1024;
+
+	ASSERT_EQ(0, vp_install_list(self->fd, &e, 1, NULL));
+	ASSERT_EQ(0, vp_alloc(self->fd, 1024, 0, &a));
+	ASSERT_EQ(0, vp_alloc(self->fd, 1024, 0, &b));
+	ASSERT_EQ(0, vp_alloc(self->fd, 1024, 0, &c));
+	ASSERT_EQ(a.page, b.page);
+	ASSERT_EQ(a.page, c.page);
+	EXPECT_EQ(0u, a.offset);
+	EXPECT_EQ(1024u, b.offset);
+	EXPECT_EQ(2048u, c.offset);
+
+	/* A hole of 1024 bytes at 1024, between a and c. */
+	ASSERT_EQ(0, vp_free(self->fd, b.handle));
+	for (int i = 0; i < 3; i++) {
+		ASSERT_EQ(0, vp_alloc(self->fd, sizes[i], 0, &d[i]));
+		EXPECT_EQ(a.page, d[i].page);
+		EXPECT_EQ(at, d[i].offset) {
+			TH_LOG("slice %d of %" PRIu64 " bytes in the hole [1024, 2048)",
+			       i, sizes[i]);
+		}
+		EXPECT_EQ(0u, d[i].padding);
+		at += sizes[i];
+	}
+
+	/* The hole is full: the next slice goes after c. */
+	ASSERT_EQ(0, vp_alloc(self->fd, 256, 0, &t));
+	EXPECT_EQ(a.page, t.page);
+	EXPECT_EQ(3072u, t.offset);
+}
+
+/*
+ * An orphan (a page freed and cleaned up while still mapped) stays charged
+ * to its client, to the byte, until the last munmap(); then the charge
+ * drops to what it was before the allocation.
+ */
+TEST_F(alloc, orphan_charged_until_unmapped)
+{
+	struct drm_vrampool_pool_query q;
+	struct drm_vrampool_alloc a;
+	uint64_t before, held;
+	char *p;
+
+	ASSERT_EQ(0, vp_query_head(self->fd, &q));
+	before = q.vram_in_use;
+	ASSERT_EQ(0, vp_alloc(self->fd, 4096, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a));
+	ASSERT_EQ(0, vp_query_head(self->fd, &q));
+	held = q.vram_in_use;
+	EXPECT_EQ(before + a.page_size, held);
+
+	p = mmap(NULL, a.page_size, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, a.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	p[a.offset] = 1;
+	ASSERT_EQ(0, vp_free(self->fd, a.handle));
+	ASSERT_EQ(0, vp_cleanup(self->fd));
+	ASSERT_EQ(0, vp_query_head(self->fd, &q));
+	EXPECT_EQ(held, q.vram_in_use) TH_LOG("the orphan is no longer charged");
+	EXPECT_EQ(1, p[a.offset]);
+
+	munmap(p, a.page_size);
+	ASSERT_EQ(0, vp_query_head(self->fd, &q));
+	EXPECT_EQ(before, q.vram_in_use);
+}
+
 /* ---- Argument checking ----------------------------------------------------- */
 
 /* Every pool of the client holds nothing: no allocation, no page. */
@@ -458,6 +532,29 @@ TEST_F(alloc, persistent_pool_reuses_by_exact_size)
 		       .reserved_bytes = 0, .pages = 0, .pages_peak = 3,
 		       .largest_alloc = big_size);
 	EXPECT_EQ(self->vram_start, vp_vram_in_use(self->fd));
+}
+
+/*
+ * A new persistent page takes the index after the last new page's, never
+ * the lower index of a page released meanwhile: index order is creation
+ * order.
+ */
+TEST_F(alloc, persistent_new_page_never_takes_a_released_index)
+{
+	struct drm_vrampool_alloc a, b, c;
+
+	VP_ALLOC_OK(self->fd, 1024, DRM_VRAMPOOL_ALLOC_PERSISTENT, &a, "1024 persistent");
+	VP_ALLOC_OK(self->fd, 2048, DRM_VRAMPOOL_ALLOC_PERSISTENT, &b, "2048 persistent");
+	EXPECT_EQ(0u, a.page);
+	EXPECT_EQ(1u, b.page);
+	VP_FREE_OK(self->fd, a.handle, "1024");
+	ASSERT_EQ(0, vp_cleanup(self->fd));
+	VP_EXPECT_PAGES(self->fd, DRM_VRAMPOOL_PERSISTENT_POOL, "page 0 released", 1, 2048);
+
+	VP_ALLOC_OK(self->fd, 4096, DRM_VRAMPOOL_ALLOC_PERSISTENT, &c, "4096 persistent");
+	EXPECT_EQ(2u, c.page) TH_LOG("index 0 is free, but 2 comes after the last new page's");
+	VP_FREE_OK(self->fd, b.handle, "2048");
+	VP_FREE_OK(self->fd, c.handle, "4096");
 }
 
 static uint32_t query_mode(struct __test_metadata *_metadata, int fd)
