@@ -6,15 +6,32 @@
  * words, counts, argument and entry pointers to unmapped, read-only and
  * unaligned memory), layouts from a generator and mutated ones, mmap and
  * munmap (also after free), fork, close and reopen, sysfs and fdinfo
- * reads. A userspace model predicts every answer: success or the exact
- * documented errno, error code and payload; each client's layout,
- * generation, persistent mode, live allocations and the per-pool
- * allocations, bytes_in_use and padding POOL_QUERY reports; the VRAM in
- * use; and the bytes of every live allocation, written through its
- * mapping and checked after every install, cleanup and VRAM-pressure
- * event. Where the model cannot know the outcome (OutOfMemory, a capped
- * pool's capacity, the page limit) it accepts the documented alternatives
- * and checks that a failure changed nothing.
+ * reads. A model of its own (vrampool_fuzz_model.c) predicts every
+ * ALLOC from its state and the documented rules, never from the kernel's
+ * answer: success, or the exact errno, error code and payload; the pool,
+ * page index, offset, padding and page size; which pages each pool makes
+ * and releases; the VRAM each client holds and the device has in use, so
+ * an OutOfMemory is predicted too, after the documented cleanup and the
+ * reclaim of other clients' free pages, as are the page limit and the
+ * VRAM quota (a step sets one in sysfs now and then). Each client's
+ * layout, generation, persistent mode, and the per-pool statistics of
+ * POOL_QUERY are checked against it after every step that may change
+ * them, the bytes of every allocation (new ones read zero, then take a
+ * pattern) after every install, cleanup and VRAM-pressure event. The one
+ * thing learnt from the kernel is a page's mmap offset, when an answer
+ * first shows the page; every later use must agree.
+ *
+ * Layouts are judged by the shared resolver (common/vrampool_layout.c),
+ * the code the kernel runs at POOL_INSTALL: its rules are tested apart
+ * from it, from the uapi and the documentation, by tests/host's
+ * resolver_test (every rule, error payload and preset) and the layout
+ * fuzzer (tests/fuzz). Under fail-nth (debug kernel) the model is off: a
+ * failed operation must have changed nothing, which POOL_QUERY and the
+ * bytes check.
+ *
+ * The plan ends with a floor: every ioctl succeeded at least once and
+ * every error code the devices make reachable was answered, or the test
+ * fails naming what was never seen.
  *
  * The choices depend only on the seed and on the kernel's answers, never
  * on timing: a failing seed replays. Every mismatch prints the seed, the
@@ -54,6 +71,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "vrampool_fuzz_model.h"
 #include "vrampool_layout.h"
 #include "vrampool_test_lib.h"
 
@@ -190,7 +208,9 @@ struct fz_dev {
 	struct vp_props p;
 	struct vrampool_layout_props lp;
 	uint64_t vram_start;
+	uint64_t quota_start;		/* its sysfs vram_quota, put back at the end */
 	int probe;			/* an fd for GET_PARAM, no allocations */
+	struct fzm_dev m;		/* the model of its pools and VRAM */
 };
 
 struct fz_client {
@@ -206,6 +226,7 @@ struct fz_client {
 	int nlive;
 	struct fz_orphan orphans[MAX_ORPHANS];
 	int norphans;
+	struct fzm_client m;		/* the model's prediction of it */
 };
 
 static struct fz_dev devs[VP_MAX_DEVICES];
@@ -222,13 +243,21 @@ static uint64_t seed, step, steps;
 static int only_dev = -1;		/* --device D: every client on device D */
 static bool worker;			/* one of a parallel plan's processes */
 static bool fail_nth_mode;
+/*
+ * The model predicts every placement, page and byte of VRAM (off only in
+ * fail-nth runs: an injected fault leaves the kernel anywhere inside an
+ * ALLOC, the model cannot know where, and those runs check instead that a
+ * failed operation changed nothing).
+ */
+static bool model_exact;
 static int fail_nth_fd = -1;
 static int armed;			/* fail-nth armed for the op's ioctl */
 static bool injected;			/* and the fault was injected */
 static uint64_t ops_failed_injected, ops_absorbed;
 static const char *op_name = "";
 static uint8_t sink;
-static uint64_t bytes_checked, allocs_made, forks_done, reopens;
+static uint64_t bytes_checked, allocs_made, forks_done, reopens, installs_done, installs_busy;
+static uint64_t quotas_set;
 
 /* Distinct errors seen: (ioctl, errno, code). */
 #define SEEN_MAX 512
@@ -250,6 +279,7 @@ static void saw(const char *op, int err, uint32_t code)
 }
 
 static void mismatch(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void quotas_restore(void);
 
 static void mismatch(const char *fmt, ...)
 {
@@ -264,6 +294,7 @@ static void mismatch(const char *fmt, ...)
 	if (only_dev >= 0)
 		printf(" DEVICE=%d", only_dev);
 	printf("%s\n", fail_nth_mode ? " FAIL_NTH=1 (the debug kernel)" : "");
+	quotas_restore();
 	/* A worker's parent prints its result. */
 	if (!worker)
 		printf("not ok 1 fuzz seed %" PRIu64 " failed at step %" PRIu64 "\n", seed, step);
@@ -508,6 +539,26 @@ static int query_sized(const struct fz_client *c, struct vp_snap *s)
 	return 0;
 }
 
+/* A pool's pages as the model holds them: the distinct pages of live and cached allocations. */
+static void check_query_pages(const struct fz_client *c, const struct drm_vrampool_pool_status *s,
+			      const char *when)
+{
+	const struct fzm_pool *m = fzm_pool(&c->m, s->index);
+
+	if (s->allocations != m->allocations || s->bytes_in_use != m->bytes ||
+	    s->padding != m->padding || s->reserved_bytes != m->reserved ||
+	    s->pages != m->pages || s->pages_peak != m->pages_peak ||
+	    s->largest_alloc != m->largest)
+		mismatch("%s: pool %u: allocations %" PRIu64 " bytes %" PRIu64 " padding %" PRIu64
+			 " reserved %" PRIu64 " pages %" PRIu64 " peak %" PRIu64 " largest %" PRIu64
+			 "; the model's %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+			 " %" PRIu64 " %" PRIu64, when, s->index, (uint64_t)s->allocations,
+			 (uint64_t)s->bytes_in_use, (uint64_t)s->padding,
+			 (uint64_t)s->reserved_bytes, (uint64_t)s->pages, (uint64_t)s->pages_peak,
+			 (uint64_t)s->largest_alloc, m->allocations, m->bytes, m->padding,
+			 m->reserved, m->pages, m->pages_peak, m->largest);
+}
+
 static void check_query(struct fz_client *c, const char *when)
 {
 	uint64_t live_eff = 0, t0 = prof_start();
@@ -548,10 +599,16 @@ static void check_query(struct fz_client *c, const char *when)
 				 when, s->index, (uint64_t)s->reserved_bytes,
 				 (uint64_t)(s->bytes_in_use + s->padding));
 		live_eff += s->bytes_in_use + s->padding;
+		if (model_exact)
+			check_query_pages(c, s, when);
 	}
 	if (snap.vram_in_use < live_eff)
 		mismatch("%s: client VRAM %" PRIu64 " below its live bytes %" PRIu64, when,
 			 snap.vram_in_use, live_eff);
+	if (model_exact && snap.vram_in_use != fzm_client_vram(&c->m))
+		mismatch("%s: client VRAM %" PRIu64 ", the model's %" PRIu64 " (its pages and"
+			 " the freed pages it still maps)", when, snap.vram_in_use,
+			 fzm_client_vram(&c->m));
 }
 
 /* The device's VRAM in use is its start plus what its clients hold (or more
@@ -574,6 +631,9 @@ static void check_device_vram(int dev, const char *when)
 	}
 	t0 = prof_start();
 	got = vp_vram_in_use(devs[dev].probe);
+	if (model_exact && got != devs[dev].m.in_use)
+		mismatch("%s: %s VRAM_IN_USE %" PRIu64 ", the model's %" PRIu64, when,
+			 devs[dev].d.name, got, devs[dev].m.in_use);
 	if (orphans ? got < sum : got != sum)
 		mismatch("%s: %s VRAM_IN_USE %" PRIu64 ", start + clients' %" PRIu64 "%s", when,
 			 devs[dev].d.name, got, sum, orphans ? " (freed pages mapped)" : "");
@@ -592,8 +652,10 @@ static void client_open(struct fz_client *c, int dev)
 	int ret;
 
 	uint64_t t0 = prof_start();
+	struct fzm_client m = c->m;	/* its arrays are reused */
 
 	memset(c, 0, sizeof(*c));
+	c->m = m;
 	c->dev = dev;
 	c->fd = vp_open_device(&devs[dev].d);
 	prof_end(P_OPEN, t0);
@@ -605,6 +667,7 @@ static void client_open(struct fz_client *c, int dev)
 	if (ret)
 		mismatch("the default preset does not resolve: %s", ename(ret));
 	c->num_pools = count;
+	fzm_client_open(&c->m, &devs[dev].m, c->layout, count);
 	ret = vp_snap_take(c->fd, &snap);
 	if (ret)
 		mismatch("POOL_QUERY of a new client: %s", ename(ret));
@@ -613,17 +676,19 @@ static void client_open(struct fz_client *c, int dev)
 	check_query(c, "a new client has the default layout");
 }
 
-static void prof_munmap(void *p, size_t len)
+/* A mapping of one of @c's pages at @off goes: the model counts it. */
+static void prof_munmap(struct fz_client *c, void *p, size_t len, uint64_t off)
 {
 	uint64_t t0 = prof_start();
 
 	munmap(p, len);
 	prof_end(P_MMAP, t0);
+	fzm_unmap(&c->m, off);
 }
 
 static void drop_orphan(struct fz_client *c, int i)
 {
-	prof_munmap(c->orphans[i].map, c->orphans[i].map_len);
+	prof_munmap(c, c->orphans[i].map, c->orphans[i].map_len, c->orphans[i].mmap_offset);
 	c->orphans[i] = c->orphans[--c->norphans];
 }
 
@@ -636,7 +701,8 @@ static void client_close(struct fz_client *c)
 		check_alloc_bytes(c, &c->live[i], "before close", true);
 	for (i = 0; i < c->nlive; i++)
 		if (c->live[i].map)
-			prof_munmap(c->live[i].map, c->live[i].map_len);
+			prof_munmap(c, c->live[i].map, c->live[i].map_len,
+				    c->live[i].mmap_offset);
 	while (c->norphans)
 		drop_orphan(c, 0);
 	t0 = prof_start();
@@ -644,6 +710,7 @@ static void client_close(struct fz_client *c)
 	prof_end(P_CLOSE, t0);
 	c->fd = -1;
 	c->nlive = 0;
+	fzm_client_close(&c->m);
 }
 
 static struct fz_client *pick_client(void)
@@ -894,17 +961,167 @@ static struct fz_alloc *model_keep(struct fz_client *c, const struct drm_vrampoo
 	return l;
 }
 
+/* ---- The model's predictions (every run but fail-nth ones) ---------------------- */
+
+static void do_free(struct fz_client *c, bool hostile);
+
+static struct fzm_client *model_all[MAX_CLIENTS];
+
+/* The model's ALLOC of @size with @flags by @c: what the kernel must answer. */
+static void model_alloc(struct fz_client *c, uint64_t size, uint32_t flags, struct fzm_answer *p)
+{
+	int i;
+
+	for (i = 0; i < nclients; i++)
+		model_all[i] = &clients[i].m;
+	fzm_alloc(&c->m, model_all, nclients, size, flags, p);
+}
+
+/* Whether an ALLOC that the kernel runs (past its argument and limit checks) is one the model runs. */
+static bool modelled(const struct alloc_plan *plan)
+{
+	return model_exact && plan->err != -EINVAL && plan->code != DRM_VRAMPOOL_ERR_CLIENT_LIMIT;
+}
+
+static bool mmap_offset_taken(const struct fz_client *c, const struct fzm_page *self,
+			      uint64_t off)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->m.npages; i++)
+		if (&c->m.pages[i] != self && c->m.pages[i].mmap_offset == off)
+			return true;
+	for (i = 0; i < c->m.norphans; i++)
+		if (c->m.orphans[i].mmap_offset == off)
+			return true;
+	return false;
+}
+
+/*
+ * An answer against the model's prediction @p: the same error with the
+ * same payload, or the same pool, page, offset, padding and page size. A
+ * page the model makes takes the mmap offset the kernel gives it (which no
+ * other page of the client holds), and every later answer that names the
+ * page must give that offset.
+ */
+static void check_predicted(struct fz_client *c, const char *what, uint64_t size, uint32_t flags,
+			    int ret, const struct drm_vrampool_alloc_error *err,
+			    const struct drm_vrampool_alloc_answer *ans, const struct fzm_answer *p)
+{
+	struct drm_vrampool_alloc_error want = { .code = p->code, .size = p->err ? size : 0 };
+	struct fzm_page *pg;
+
+	if (p->code == DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED ||
+	    p->code == DRM_VRAMPOOL_ERR_CLIENT_LIMIT || p->code == DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED) {
+		want.pool = p->err_pool;
+		want.capacity = p->capacity;
+		want.in_use = p->in_use;
+	}
+	if (ret != p->err || memcmp(err, &want, sizeof(want)))
+		mismatch("%s(%" PRIu64 ", flags %#x, mode %u): %s code %u pool %u capacity %" PRIu64
+			 " in use %" PRIu64 "; the model: %s code %u pool %u capacity %" PRIu64
+			 " in use %" PRIu64 " (pool %u page %#x)", what, size, flags, c->m.mode,
+			 ename(ret), err->code, err->pool, (uint64_t)err->capacity,
+			 (uint64_t)err->in_use, ename(p->err), want.code, want.pool, (uint64_t)want.capacity,
+			 (uint64_t)want.in_use, p->pool, p->page);
+	if (ret)
+		return;
+	if (ans->pool != p->pool || ans->page != p->page || ans->offset != p->offset ||
+	    ans->padding != p->padding || ans->page_size != p->page_size)
+		mismatch("%s(%" PRIu64 ", flags %#x, mode %u): pool %u page %#x offset %" PRIu64
+			 " padding %" PRIu64 " page size %" PRIu64 "; the model: pool %u page %#x"
+			 " offset %" PRIu64 " padding %" PRIu64 " page size %" PRIu64 "%s", what,
+			 size, flags, c->m.mode, ans->pool, ans->page, (uint64_t)ans->offset,
+			 (uint64_t)ans->padding, (uint64_t)ans->page_size, p->pool, p->page,
+			 p->offset, p->padding, p->page_size, p->new_page ? " (a new page)" : "");
+	c->m.live[p->alloc].handle = ans->handle;
+	if (!size)
+		return;
+	pg = fzm_page(&c->m, p->pool, p->page);
+	/*
+	 * A new page, or one no answer showed yet (a refused batch keeps the
+	 * pages it made when a cleanup on its way released as many).
+	 */
+	if (p->new_page || !pg->mmap_offset) {
+		if (mmap_offset_taken(c, pg, ans->mmap_offset))
+			mismatch("%s(%" PRIu64 "): a page first seen (pool %u page %u) at mmap offset"
+				 " %#" PRIx64 ", which another page of the client holds", what, size,
+				 p->pool, p->page, (uint64_t)ans->mmap_offset);
+		pg->mmap_offset = ans->mmap_offset;
+	} else if (pg->mmap_offset != ans->mmap_offset) {
+		mismatch("%s(%" PRIu64 "): pool %u page %u at mmap offset %#" PRIx64 ", earlier at %#"
+			 PRIx64, what, size, p->pool, p->page, (uint64_t)ans->mmap_offset,
+			 pg->mmap_offset);
+	}
+}
+
+static void alloc_answer_of(const struct drm_vrampool_alloc *a,
+			    struct drm_vrampool_alloc_answer *ans)
+{
+	*ans = (struct drm_vrampool_alloc_answer){
+		.handle = a->handle, .pool = a->pool, .page = a->page, .offset = a->offset,
+		.padding = a->padding, .mmap_offset = a->mmap_offset, .page_size = a->page_size,
+	};
+}
+
+/*
+ * A new allocation, just mapped: the model counts the mapping; in a page
+ * the model says is new its bytes must read zero (VRAM cleared for it);
+ * then it takes its pattern, and its neighbours in the page keep theirs.
+ */
+static void fill_new(struct fz_client *c, struct fz_alloc *l, bool new_page)
+{
+	uint64_t t0;
+	ssize_t nz;
+
+	fzm_map(&c->m, l->mmap_offset);
+	if (new_page) {
+		t0 = prof_start();
+		nz = vp_first_nonzero(l->map + l->offset, l->size);
+		prof_end(P_CHECK, t0);
+		if (nz >= 0)
+			mismatch("allocation %u (%" PRIu64 " bytes) in a new page (pool %u page %u):"
+				 " byte %zd is not zero", l->handle, l->size, l->pool, l->page, nz);
+	}
+	t0 = prof_start();
+	vp_fill_words(l->map + l->offset, 0, l->size, l->seed);
+	prof_end(P_FILL, t0);
+	check_alloc_placement_bytes(c, l);
+}
+
+/* A batch's allocation, mapped and filled like a single ALLOC's. */
+static void map_fill(struct fz_client *c, struct fz_alloc *l, bool new_page)
+{
+	uint64_t t0;
+
+	l->seed = (uint32_t)rnd64();
+	if (!l->size)
+		return;
+	l->map_len = map_len_of(l->page_size);
+	t0 = prof_start();
+	l->map = mmap(NULL, l->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, l->mmap_offset);
+	prof_end(P_MMAP, t0);
+	if (l->map == MAP_FAILED)
+		mismatch("mmap of a batch allocation's page (%#" PRIx64 ", %zu bytes): %s",
+			 l->mmap_offset, l->map_len, strerror(errno));
+	fill_new(c, l, new_page);
+}
+
 static void do_alloc(struct fz_client *c, bool hostile)
 {
+	struct drm_vrampool_alloc_answer ans;
 	struct drm_vrampool_alloc req, a;
+	struct fzm_answer pred;
 	struct alloc_plan plan;
 	struct fz_alloc *l;
-	uint64_t t0;
 	int ret;
 
 	op_name = "ALLOC";
-	if (c->nlive >= MAX_LIVE)
+	/* At the fuzzer's own limit, a FREE rather than nothing. */
+	if (c->nlive >= MAX_LIVE) {
+		do_free(c, false);
 		return;
+	}
 	memset(&req, 0, sizeof(req));
 	req.size = gen_size(c);
 	if (chance(6))
@@ -931,14 +1148,25 @@ static void do_alloc(struct fz_client *c, bool hostile)
 		check_query(c, "ALLOC failed by an injected fault");
 		return;
 	}
+	if (modelled(&plan))
+		model_alloc(c, req.size, req.flags, &pred);
 	if (ret) {
 		/* EINVAL comes before the error struct is written. */
 		saw("ALLOC", ret, ret == -EINVAL ? 0 : a.error.code);
-		check_alloc_error(c, &req, &a, ret, &plan);
+		if (modelled(&plan)) {
+			check_predicted(c, "ALLOC", req.size, req.flags, ret, &a.error, NULL, &pred);
+			if (ret == -ENOSPC)
+				check_device_bytes(c->dev, "after VRAM pressure");
+		} else
+			check_alloc_error(c, &req, &a, ret, &plan);
 		check_query(c, "a failed ALLOC changed nothing");
 		return;
 	}
 	saw("ALLOC", 0, 0);
+	if (modelled(&plan)) {
+		alloc_answer_of(&a, &ans);
+		check_predicted(c, "ALLOC", req.size, req.flags, 0, &a.error, &ans, &pred);
+	}
 	if (plan.err)
 		mismatch("ALLOC(%" PRIu64 ", flags %#x) succeeded in pool %u, want %s code %u",
 			 (uint64_t)req.size, req.flags, a.pool, ename(plan.err), plan.code);
@@ -975,10 +1203,7 @@ static void do_alloc(struct fz_client *c, bool hostile)
 	if (l->map == MAP_FAILED)
 		mismatch("mmap of a live allocation's page (%#" PRIx64 ", %zu bytes): %s",
 			 (uint64_t)a.mmap_offset, l->map_len, strerror(errno));
-	t0 = prof_start();
-	vp_fill_words(l->map + l->offset, 0, l->size, l->seed);
-	prof_end(P_FILL, t0);
-	check_alloc_placement_bytes(c, l);
+	fill_new(c, l, modelled(&plan) && pred.new_page);
 }
 
 /* ---- FREE, CLEANUP, mmap after free ------------------------------------------- */
@@ -991,12 +1216,13 @@ static void forget(struct fz_client *c, int i, bool keep_map)
 	ps->allocations--;
 	ps->bytes -= l->size;
 	ps->padding -= l->padding;
+	fzm_free(&c->m, l->handle);
 	if (l->map) {
 		if (keep_map && c->norphans < MAX_ORPHANS)
 			c->orphans[c->norphans++] = (struct fz_orphan){ l->map, l->map_len,
 									 l->mmap_offset };
 		else
-			prof_munmap(l->map, l->map_len);
+			prof_munmap(c, l->map, l->map_len, l->mmap_offset);
 	}
 	*l = c->live[--c->nlive];
 }
@@ -1044,6 +1270,30 @@ static void do_free(struct fz_client *c, bool hostile)
 			 f.flags, (uint64_t)f.reserved, ename(ret), ename(want));
 	if (!ret)
 		forget(c, idx, chance(4));
+}
+
+/*
+ * Frees every allocation of the client's dynamic pools (not the persistent
+ * one), so that the install that follows swaps its layout in rather than
+ * meet PoolsInUse. No fault is injected here: the install is the step.
+ */
+static void free_dynamic(struct fz_client *c)
+{
+	struct drm_vrampool_free f = { 0 };
+	int i = 0, ret;
+
+	while (i < c->nlive) {
+		if (c->live[i].pool == DRM_VRAMPOOL_PERSISTENT_POOL) {
+			i++;
+			continue;
+		}
+		f.handle = c->live[i].handle;
+		ret = vp_ioctl(c->fd, DRM_IOCTL_VRAMPOOL_FREE, &f);
+		saw("FREE", ret, 0);
+		if (ret)
+			mismatch("FREE(%u) before an install: %s", f.handle, ename(ret));
+		forget(c, i, false);
+	}
 }
 
 /* After a cleanup no page is free: an offset that no live allocation and no
@@ -1095,6 +1345,7 @@ static void do_cleanup(struct fz_client *c, bool hostile)
 			 cl.pad, (uint64_t)cl.reserved, ename(ret), ename(want));
 	if (ret)
 		return;
+	fzm_cleanup(&c->m);
 	check_client_bytes(c, "after CLEANUP");
 	if (gone)
 		check_gone(c, gone);
@@ -1225,8 +1476,20 @@ static void build_install(const struct fz_client *c, struct drm_vrampool_pool_in
 		return;
 	}
 	n = chance(16) ? DRM_VRAMPOOL_MAX_DYNAMIC_POOLS + rnd(2) : 1 + rnd(GEN_MAX);
-	for (i = 0; i < n; i++)
-		gen_entry(d, &src[i]);
+	if (kind == 4)
+		n = 1 + rnd(3);
+	for (i = 0; i < n; i++) {
+		uint64_t page = gen_page(d);
+
+		/*
+		 * Capped sliced pools alone now and then: no direct pool
+		 * behind them, so a full one refuses (PoolCapacityExceeded).
+		 */
+		if (kind == 4)
+			src[i] = vp_sliced(page, VP_ABSENT, page * (1 + rnd(2)));
+		else
+			gen_entry(d, &src[i]);
+	}
 	/* Exactly one exclusive{0} first keeps zero-size requests served. */
 	if (rnd(2))
 		src[0] = vp_exclusive(0, VP_ABSENT);
@@ -1270,10 +1533,14 @@ static void do_install(struct fz_client *c)
 	struct drm_vrampool_pool_install r, a;
 	struct install_plan *p = malloc(sizeof(*p));
 	enum ptr_kind ptr;
-	uint64_t live_bytes, live = dynamic_live(c, &live_bytes);
+	uint64_t live_bytes, live;
 	int ret, want;
 
 	op_name = "POOL_INSTALL";
+	/* A third of the installs come with the dynamic pools emptied first. */
+	if (chance(3))
+		free_dynamic(c);
+	live = dynamic_live(c, &live_bytes);
 	build_install(c, &r, &ptr);
 	plan_install(c, &r, ptr == PTR_READ_ONLY ? mem_ro : (void *)(uintptr_t)r.entries,
 		     ptr, p);
@@ -1309,7 +1576,16 @@ static void do_install(struct fz_client *c)
 			 (uint64_t)a.error.value[1], (uint64_t)a.generation, a.num_pools,
 			 ename(want), p->le.code, p->le.entry, p->le.field,
 			 (uint64_t)p->le.value[0], (uint64_t)p->le.value[1], c->generation, p->count);
+	/* A valid layout, not a test: the cleanup ran, then the swap if nothing was live. */
+	if (!p->err && !(r.flags & DRM_VRAMPOOL_INSTALL_TEST_ONLY)) {
+		if (ret) {
+			fzm_cleanup(&c->m);
+			installs_busy++;
+		} else
+			fzm_install(&c->m, p->out, p->count);
+	}
 	if (!ret && !(r.flags & DRM_VRAMPOOL_INSTALL_TEST_ONLY)) {
+		installs_done++;
 		c->generation++;
 		c->num_pools = p->count;
 		memcpy(c->layout, p->out, sizeof(p->out[0]) * p->count);
@@ -1417,7 +1693,7 @@ static void do_set_mode(struct fz_client *c)
 		mismatch("SET_PERSISTENT_MODE: %s previous %u, want %s previous %u", ename(ret),
 			 m.mode, ename(want), c->mode);
 	if (!ret)
-		c->mode = asked;	/* m.mode holds the old one */
+		c->mode = c->m.mode = asked;	/* m.mode holds the old one */
 	if (!ret && rnd(2))
 		check_query(c, "after SET_PERSISTENT_MODE");
 }
@@ -1458,9 +1734,11 @@ static void do_bad_arg(struct fz_client *c)
 		mismatch("ioctl %#lx on a %s argument: %s, want %s", reqs[i],
 			 ro ? "read-only" : "unmapped", ename(ret), ename(want));
 	if (ro && reqs[i] == DRM_IOCTL_VRAMPOOL_SET_PERSISTENT_MODE)
-		c->mode = 0;	/* it ran, then could not answer */
-	if (ro && reqs[i] == DRM_IOCTL_VRAMPOOL_CLEANUP)
+		c->mode = c->m.mode = 0;	/* it ran, then could not answer */
+	if (ro && reqs[i] == DRM_IOCTL_VRAMPOOL_CLEANUP) {
+		fzm_cleanup(&c->m);
 		check_client_bytes(c, "after CLEANUP");
+	}
 }
 
 /* The argument at an odd address: as good as an aligned one. */
@@ -1551,7 +1829,7 @@ static void check_batch_error(struct fz_client *c, const struct drm_vrampool_all
 /* A served request: the pool the rules pick, placed apart from every live one. */
 static void keep_batch_answer(struct fz_client *c, const struct drm_vrampool_alloc_request *req,
 			      const struct drm_vrampool_alloc_answer *ans,
-			      const struct alloc_plan *p)
+			      const struct alloc_plan *p, bool new_page)
 {
 	struct drm_vrampool_alloc a = {
 		.size = req->size, .flags = req->flags, .handle = ans->handle,
@@ -1567,8 +1845,63 @@ static void keep_batch_answer(struct fz_client *c, const struct drm_vrampool_all
 	if (ans->pad)
 		mismatch("ALLOC_BATCH answer pad %u", ans->pad);
 	check_alloc_placement(c, &a);
-	/* Kept unmapped: the single ALLOCs map and fill theirs. */
-	model_keep(c, &a);
+	map_fill(c, model_keep(c, &a), new_page);
+}
+
+/*
+ * The model's ALLOC_BATCH, once the requests passed the checks no
+ * allocation changes (plan_batch()): a request no pool accepts refuses
+ * the batch before anything is placed (BufferTooBig); else each request
+ * in turn as its own ALLOC; the first the model refuses is the batch's answer, and what the
+ * earlier ones placed is undone, the last first, with a cleanup if they
+ * made pages; unwritable answers undo them all. The answers are checked
+ * by the caller, in order (preds[]).
+ */
+static void check_batch_predicted(struct fz_client *c,
+				  const struct drm_vrampool_alloc_request *reqs,
+				  const struct drm_vrampool_alloc_batch *b, int ret, bool efault,
+				  struct fzm_answer *preds)
+{
+	uint64_t pages_before = fzm_client_pages(&c->m);
+	uint32_t n = b->count, placed;
+
+	/* A request no pool accepts refuses the batch before anything is placed. */
+	for (placed = 0; placed < n; placed++)
+		if (!fzm_routable(&c->m, reqs[placed].size, reqs[placed].flags))
+			break;
+	if (placed < n) {
+		memset(&preds[placed], 0, sizeof(preds[placed]));
+		preds[placed].alloc = -1;
+		preds[placed].err = -EFBIG;
+		preds[placed].code = DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG;
+		if (b->failed != placed)
+			mismatch("ALLOC_BATCH of %u: %s at %d; request %u is one no pool accepts",
+				 n, ename(ret), (int)b->failed, placed);
+		check_predicted(c, "ALLOC_BATCH request", reqs[placed].size, reqs[placed].flags,
+				ret, &b->error, NULL, &preds[placed]);
+		return;
+	}
+	for (placed = 0; placed < n; placed++) {
+		model_alloc(c, reqs[placed].size, reqs[placed].flags, &preds[placed]);
+		if (preds[placed].err)
+			break;
+	}
+	if (placed < n) {
+		if (b->failed != placed)
+			mismatch("ALLOC_BATCH of %u: %s at %d; the model refuses request %u (%s)", n,
+				 ename(ret), (int)b->failed, placed, ename(preds[placed].err));
+		check_predicted(c, "ALLOC_BATCH request", reqs[placed].size, reqs[placed].flags,
+				ret, &b->error, NULL, &preds[placed]);
+		fzm_batch_undo(&c->m, placed, pages_before);
+	} else if (efault) {
+		if (ret != -EFAULT)
+			mismatch("ALLOC_BATCH of %u with unwritable answers: %s, want EFAULT", n,
+				 ename(ret));
+		fzm_batch_undo(&c->m, n, pages_before);
+	} else if (ret) {
+		mismatch("ALLOC_BATCH of %u: %s at %d code %u; the model serves every request", n,
+			 ename(ret), (int)b->failed, b->error.code);
+	}
 }
 
 static void do_alloc_batch(struct fz_client *c, bool hostile)
@@ -1577,13 +1910,17 @@ static void do_alloc_batch(struct fz_client *c, bool hostile)
 	struct drm_vrampool_alloc_answer ans[FZ_BATCH];
 	struct drm_vrampool_alloc_batch b;
 	struct alloc_plan plans[FZ_BATCH];
+	struct fzm_answer preds[FZ_BATCH];
 	uint32_t n = rnd(FZ_BATCH + 1), i, certain;
 	bool efault = false;
 	int ret, want = 0;
 
+	/* Room for a whole batch: free some first rather than do nothing. */
+	while (c->nlive + FZ_BATCH > MAX_LIVE)
+		do_free(c, false);
 	op_name = "ALLOC_BATCH";
-	if (c->nlive + FZ_BATCH > MAX_LIVE)
-		return;
+	if (!n && !hostile && rnd(4))
+		n = 1 + rnd(FZ_BATCH);	/* an empty batch now and then */
 	memset(reqs, 0, sizeof(reqs));
 	memset(&b, 0, sizeof(b));
 	for (i = 0; i < n; i++) {
@@ -1620,6 +1957,8 @@ static void do_alloc_batch(struct fz_client *c, bool hostile)
 		return;
 	}
 	saw("ALLOC_BATCH", ret, ret ? b.error.code : 0);
+	if (model_exact && !want && certain == n)
+		check_batch_predicted(c, reqs, &b, ret, efault, preds);
 	if (want) {
 		if (ret != want || b.failed != DRM_VRAMPOOL_NO_ENTRY)
 			mismatch("ALLOC_BATCH of %u, flags %#x: %s at %d, want %s", b.count, b.flags,
@@ -1628,6 +1967,10 @@ static void do_alloc_batch(struct fz_client *c, bool hostile)
 		/* Served, then the answers could not be written: all undone. */
 		if (b.failed != DRM_VRAMPOOL_NO_ENTRY)
 			mismatch("ALLOC_BATCH with unwritable answers: EFAULT at %d", (int)b.failed);
+	} else if (ret && model_exact && certain == n) {
+		/* The model checked the error; what was live kept its bytes. */
+		if (ret == -ENOSPC)
+			check_device_bytes(c->dev, "after VRAM pressure");
 	} else if (ret) {
 		check_batch_error(c, reqs, &b, ret, plans, certain);
 	} else {
@@ -1636,8 +1979,13 @@ static void do_alloc_batch(struct fz_client *c, bool hostile)
 				 ename(plans[certain].err), certain);
 		if (efault)
 			mismatch("ALLOC_BATCH of %u succeeded with unwritable answers", n);
-		for (i = 0; i < n; i++)
-			keep_batch_answer(c, &reqs[i], &ans[i], &plans[i]);
+		for (i = 0; i < n; i++) {
+			if (model_exact)
+				check_predicted(c, "ALLOC_BATCH request", reqs[i].size,
+						reqs[i].flags, 0, &b.error, &ans[i], &preds[i]);
+			keep_batch_answer(c, &reqs[i], &ans[i], &plans[i],
+					  model_exact && preds[i].new_page);
+		}
 	}
 	check_query(c, ret ? "a refused ALLOC_BATCH changed nothing" : "after ALLOC_BATCH");
 }
@@ -1715,13 +2063,23 @@ static void do_free_batch(struct fz_client *c, bool hostile)
 
 /* ---- fork, close and reopen, sysfs and fdinfo ------------------------------------ */
 
-/* The child shares the open file: it reads the parent's bytes through the
- * inherited mappings, allocates and frees a few of its own, and exits.
+/* The child's ALLOCs, drawn by the parent; their answers, for its model. */
+#define CHILD_ALLOCS	3
+
+struct child_report {
+	uint64_t size[CHILD_ALLOCS];
+	int ret[CHILD_ALLOCS];
+	struct drm_vrampool_alloc a[CHILD_ALLOCS];
+};
+
+/*
+ * The child shares the open file: it reads the parent's bytes through the
+ * inherited mappings, allocates and frees a few of its own (a new page
+ * reads zero), reports each answer, and exits.
  */
-static int child_ops(struct fz_client *c)
+static int child_ops(struct fz_client *c, struct child_report *r)
 {
-	struct drm_vrampool_alloc a;
-	int i, ret;
+	int i;
 
 	for (i = 0; i < c->nlive; i++) {
 		const struct fz_alloc *l = &c->live[i];
@@ -1729,43 +2087,68 @@ static int child_ops(struct fz_client *c)
 		if (l->map && vp_check_words(l->map + l->offset, 0, l->size, l->seed) >= 0)
 			return 10;
 	}
-	for (i = 0; i < 3; i++) {
-		uint64_t size = 1 + rnd(8192);
+	for (i = 0; i < CHILD_ALLOCS; i++) {
+		struct drm_vrampool_alloc *a = &r->a[i];
+		uint64_t size = r->size[i];
 		uint8_t *m;
 
-		ret = vp_alloc(c->fd, size, 0, &a);
-		if (ret == -ENOSPC || ret == -EDQUOT || ret == -EFBIG)
+		r->ret[i] = vp_alloc(c->fd, size, 0, a);
+		if (r->ret[i] == -ENOSPC || r->ret[i] == -EDQUOT || r->ret[i] == -EFBIG)
 			continue;
-		if (ret)
+		if (r->ret[i])
 			return 11;
-		m = mmap(NULL, map_len_of(a.page_size), PROT_READ | PROT_WRITE, MAP_SHARED,
-			 c->fd, a.mmap_offset);
+		m = mmap(NULL, map_len_of(a->page_size), PROT_READ | PROT_WRITE, MAP_SHARED,
+			 c->fd, a->mmap_offset);
 		if (m == MAP_FAILED)
 			return 12;
-		vp_fill_pattern(m + a.offset, size, 77, 0);
-		if (vp_check_pattern(m + a.offset, size, 77, 0) >= 0)
+		vp_fill_pattern(m + a->offset, size, 77, 0);
+		if (vp_check_pattern(m + a->offset, size, 77, 0) >= 0)
 			return 13;
-		munmap(m, map_len_of(a.page_size));
-		if (vp_free(c->fd, a.handle))
+		munmap(m, map_len_of(a->page_size));
+		if (vp_free(c->fd, a->handle))
 			return 14;
 	}
 	return 0;
 }
 
+/* The child's ALLOCs and FREEs, in the parent's model (exact runs). */
+static void check_child_predicted(struct fz_client *c, const struct child_report *r)
+{
+	struct drm_vrampool_alloc_answer ans;
+	struct fzm_answer pred;
+	int i;
+
+	for (i = 0; i < CHILD_ALLOCS; i++) {
+		model_alloc(c, r->size[i], 0, &pred);
+		alloc_answer_of(&r->a[i], &ans);
+		check_predicted(c, "a forked child's ALLOC", r->size[i], 0, r->ret[i],
+				&r->a[i].error, &ans, &pred);
+		if (!r->ret[i])
+			fzm_free(&c->m, r->a[i].handle);
+	}
+}
+
 static void do_fork(struct fz_client *c)
 {
-	uint64_t saved = rng_state, t0;
+	uint64_t saved, t0;
+	struct child_report *r;
 	pid_t pid;
-	int status;
+	int status, i;
 
 	op_name = "fork";
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r == MAP_FAILED)
+		mismatch("mmap of the child's report: %s", strerror(errno));
+	for (i = 0; i < CHILD_ALLOCS; i++)
+		r->size[i] = 1 + rnd(8192);
+	saved = rng_state;
 	t0 = prof_start();
 	pid = fork();
 	if (pid < 0)
 		mismatch("fork: %s", strerror(errno));
 	if (!pid) {
 		rng_state ^= 0x5bd1e995;
-		_exit(child_ops(c));
+		_exit(child_ops(c, r));
 	}
 	rng_state = saved;
 	prof_end(P_FORK, t0);
@@ -1774,6 +2157,9 @@ static void do_fork(struct fz_client *c)
 		mismatch("the forked child on the shared file failed: status %#x", status);
 	prof_end(P_WAIT, t0);
 	forks_done++;
+	if (model_exact)
+		check_child_predicted(c, r);
+	munmap(r, sizeof(*r));
 	check_query(c, "after the forked child's allocations and frees");
 	check_client_bytes(c, "after fork");
 }
@@ -1788,6 +2174,84 @@ static void do_reopen(struct fz_client *c)
 	client_close(c);
 	client_open(c, dev);
 	reopens++;
+}
+
+/* ---- The device's VRAM quota ---------------------------------------------- */
+
+static int quota_dev = -1;		/* the device whose quota is set, if one is */
+static uint64_t quota_until;		/* the step at which it is lifted again */
+
+/* Writes @q to the sysfs vram_quota of device @dev; the model follows. */
+static int quota_write(int dev, uint64_t q)
+{
+	char path[512], v[32];
+	int ret;
+
+	vp_sysfs_dev_path(&devs[dev].d, "vram_quota", path, sizeof(path));
+	snprintf(v, sizeof(v), "%" PRIu64, q);
+	ret = vp_write_file(path, v);
+	if (!ret)
+		devs[dev].m.quota = q;
+	return ret;
+}
+
+/* Every quota as it was before the run (also on a mismatch: no recursion). */
+static void quotas_restore(void)
+{
+	int i;
+
+	for (i = 0; i < ndevs; i++)
+		if (devs[i].m.quota != devs[i].quota_start)
+			quota_write(i, devs[i].quota_start);
+	quota_dev = -1;
+}
+
+static void quota_tick(void);
+
+/*
+ * Now and then a quota on the client's device for a few hundred steps, a
+ * little above what the client holds: its next pages, and the other
+ * clients' on the device, meet it, and the model predicts each
+ * QuotaExceeded with its quota and the VRAM held. Exact runs only (a
+ * fail-nth run has no model to predict it).
+ */
+static void do_quota(struct fz_client *c)
+{
+	uint64_t q = fzm_client_vram(&c->m) + VP_CPU_PAGE * rnd(257);
+	int ret;
+
+	if (!model_exact) {
+		check_query(c, "POOL_QUERY (no quota in a fail-nth run)");
+		return;
+	}
+	if (quota_dev >= 0) {
+		quota_until = step;	/* lifted early */
+		quota_tick();
+		return;
+	}
+	op_name = "vram_quota";
+	ret = quota_write(c->dev, q ?: VP_CPU_PAGE);
+	if (ret)
+		mismatch("vram_quota of %s := %" PRIu64 ": %s", devs[c->dev].d.name, q,
+			 ename(ret));
+	quota_dev = c->dev;
+	quota_until = step + 50 + rnd(150);
+	quotas_set++;
+}
+
+/* The quota set by do_quota() lifted when its steps are over. */
+static void quota_tick(void)
+{
+	int ret;
+
+	if (quota_dev < 0 || step < quota_until)
+		return;
+	op_name = "vram_quota lifted";
+	ret = quota_write(quota_dev, devs[quota_dev].quota_start);
+	if (ret)
+		mismatch("vram_quota of %s back to %" PRIu64 ": %s", devs[quota_dev].d.name,
+			 devs[quota_dev].quota_start, ename(ret));
+	quota_dev = -1;
 }
 
 static void do_reads(struct fz_client *c)
@@ -1878,6 +2342,8 @@ static void one_step(void)
 		do_alloc_batch(c, r < 880);
 	else if (r < 912)
 		do_free_batch(c, r < 899);
+	else if (r < 913)
+		do_quota(c);
 	else if (c->nlive)
 		check_one(c, &c->live[rnd(c->nlive)]);
 	else
@@ -1904,6 +2370,7 @@ static int cmp_dev_names(const void *a, const void *b)
 static void setup_devices(void)
 {
 	struct vp_device d[VP_MAX_DEVICES];
+	char path[512];
 	int i, ret;
 
 	op_name = "setup";
@@ -1926,11 +2393,19 @@ static void setup_devices(void)
 		fd->lp.max_page_size = fd->p.max_page_size;
 		fd->lp.exclusive_memory_only = fd->p.exclusive;
 		fd->vram_start = vp_vram_in_use(fd->probe);
+		vp_sysfs_dev_path(&d[i], "vram_quota", path, sizeof(path));
+		if (vp_read_u64_file(path, &fd->quota_start))
+			mismatch("%s: no vram_quota to read", path);
 	}
 	if (vp_module_param_u64("max_allocations", &max_allocations))
 		max_allocations = UINT64_MAX;
 	if (vp_module_param_u64("max_pages", &max_pages))
 		max_pages = UINT64_MAX;
+	for (i = 0; i < ndevs; i++)
+		devs[i].m = (struct fzm_dev){ .vram_size = devs[i].p.vram_size,
+					       .alignment = devs[i].p.alignment,
+					       .max_pages = max_pages,
+					       .quota = devs[i].quota_start };
 }
 
 static void print_seen(void)
@@ -1954,12 +2429,76 @@ static void print_seen(void)
 		}
 	}
 	printf("# distinct errnos: %d; distinct DRM_VRAMPOOL_ERR_* codes: %d of %d\n", errs,
-	       codes, DRM_VRAMPOOL_ERR_CLIENT_LIMIT);
+	       codes, DRM_VRAMPOOL_ERR_DUPLICATE_HANDLE);
+}
+
+/* Whether @op succeeded in any run. */
+static bool succeeded(const char *op)
+{
+	int i;
+
+	for (i = 0; i < nseen; i++)
+		if (!strcmp(seen[i].op, op) && !seen[i].err)
+			return true;
+	return false;
+}
+
+static bool code_seen(uint32_t code)
+{
+	int i;
+
+	for (i = 0; i < nseen; i++)
+		if (seen[i].code == code)
+			return true;
+	return false;
+}
+
+/*
+ * The plan's floor: every ioctl succeeded at least once, and every error
+ * code the devices and limits make reachable was answered at least once
+ * (PresetUnavailable and SlicedPoolsUnavailable need an exclusive-only
+ * device, ClientLimit limits within reach of MAX_LIVE, QuotaExceeded a
+ * quota step). Returns how many are missing; each is named.
+ */
+static int missing_answers(uint64_t quotas)
+{
+	static const char *const ioctls[] = {
+		"ALLOC", "FREE", "CLEANUP", "POOL_INSTALL", "POOL_INSTALL test-only",
+		"POOL_QUERY", "GET_PARAM", "SET_PERSISTENT_MODE", "ALLOC_BATCH", "FREE_BATCH",
+	};
+	bool exclusive_only = false;
+	int i, missing = 0;
+	uint32_t code;
+
+	for (i = 0; i < ndevs; i++)
+		exclusive_only |= devs[i].p.exclusive;
+	for (i = 0; i < (int)ARRAY_SIZE(ioctls); i++) {
+		if (succeeded(ioctls[i]))
+			continue;
+		printf("# never answered: %s succeeding\n", ioctls[i]);
+		missing++;
+	}
+	for (code = 1; code <= DRM_VRAMPOOL_ERR_DUPLICATE_HANDLE; code++) {
+		bool reachable = true;
+
+		if (code == DRM_VRAMPOOL_ERR_PRESET_UNAVAILABLE ||
+		    code == DRM_VRAMPOOL_ERR_SLICED_POOLS_UNAVAILABLE)
+			reachable = exclusive_only;
+		else if (code == DRM_VRAMPOOL_ERR_CLIENT_LIMIT)
+			reachable = max_allocations <= MAX_LIVE || max_pages <= MAX_LIVE;
+		else if (code == DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED)
+			reachable = quotas > 0;
+		if (!reachable || code_seen(code))
+			continue;
+		printf("# never answered: error code %u\n", code);
+		missing++;
+	}
+	return missing;
 }
 
 /* What the runs add up to, for the summary (a worker's reach its parent). */
 struct fz_totals {
-	uint64_t steps, allocs, bytes, forks, reopens, injected, absorbed;
+	uint64_t steps, allocs, bytes, forks, reopens, injected, absorbed, installs, quotas;
 };
 
 static struct fz_totals totals;
@@ -1976,12 +2515,17 @@ static void run(uint64_t s, uint64_t n, int nc)
 	rng_state = s * 0x9e3779b97f4a7c15ULL + 1;
 	nclients = nc;
 	step = 0;
-	allocs_made = bytes_checked = forks_done = reopens = 0;
+	allocs_made = bytes_checked = forks_done = reopens = installs_done = installs_busy = 0;
+	quotas_set = 0;
 	ops_failed_injected = ops_absorbed = 0;
+	/* Every client closed: the device holds what it held at the start. */
+	for (i = 0; i < ndevs; i++)
+		devs[i].m.in_use = devs[i].vram_start;
 	for (i = 0; i < nclients; i++)
 		client_open(&clients[i], only_dev >= 0 ? only_dev : i % ndevs);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (step = 0; step < n; step++) {
+		quota_tick();
 		one_step();
 		if (step % 1024 == 1023) {
 			uint64_t t0 = prof_start();
@@ -1991,6 +2535,7 @@ static void run(uint64_t s, uint64_t n, int nc)
 		}
 	}
 	op_name = "the end";
+	quotas_restore();
 	for (i = 0; i < nclients; i++)
 		check_query(&clients[i], "the end");
 	for (i = 0; i < ndevs; i++)
@@ -2010,9 +2555,11 @@ static void run(uint64_t s, uint64_t n, int nc)
 	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	printf("# seed %" PRIu64 ": %" PRIu64 " steps over %d clients on %s in %.1f s"
 	       " (%.0f steps/s); %" PRIu64 " allocations, %" PRIu64 " bytes checked, %" PRIu64
-	       " forks, %" PRIu64 " reopens\n", s, n, nclients,
+	       " forks, %" PRIu64 " reopens; %" PRIu64 " layouts swapped in, %" PRIu64
+	       " refused as in use; %" PRIu64 " quotas set\n", s, n, nclients,
 	       only_dev >= 0 ? devs[only_dev].d.name : ndevs > 1 ? "every device" : "1 device",
-	       secs, n / (secs ?: 1), allocs_made, bytes_checked, forks_done, reopens);
+	       secs, n / (secs ?: 1), allocs_made, bytes_checked, forks_done, reopens,
+	       installs_done, installs_busy, quotas_set);
 	totals.steps += n;
 	totals.allocs += allocs_made;
 	totals.bytes += bytes_checked;
@@ -2020,6 +2567,8 @@ static void run(uint64_t s, uint64_t n, int nc)
 	totals.reopens += reopens;
 	totals.injected += ops_failed_injected;
 	totals.absorbed += ops_absorbed;
+	totals.installs += installs_done;
+	totals.quotas += quotas_set;
 	if (fail_nth_mode)
 		printf("# fail-nth: %" PRIu64 " operations failed by an injected fault, %" PRIu64
 		       " absorbed one\n", ops_failed_injected, ops_absorbed);
@@ -2046,6 +2595,7 @@ static void run_item(const struct plan_item *it, int nc)
 	char dev[32] = "";
 
 	fail_nth_mode = it->fail_nth;
+	model_exact = !it->fail_nth;
 	only_dev = it->dev;
 	if (it->dev >= 0)
 		snprintf(dev, sizeof(dev), " DEVICE=%d", it->dev);
@@ -2087,6 +2637,8 @@ static void merge_worker(const struct worker_out *w)
 	totals.bytes += w->totals.bytes;
 	totals.forks += w->totals.forks;
 	totals.reopens += w->totals.reopens;
+	totals.installs += w->totals.installs;
+	totals.quotas += w->totals.quotas;
 	for (i = 0; i < w->nseen; i++) {
 		for (j = 0; j < nseen; j++)
 			if (seen[j].op == w->seen[i].op && seen[j].err == w->seen[i].err &&
@@ -2251,7 +2803,7 @@ int main(int argc, char **argv)
 						 par };
 		plan[np++] = (struct plan_item){ 4, across, false, -1, false };
 	}
-	printf("1..%d\n", np);
+	printf("1..%d\n", np + !one);
 	failed += run_parallel(plan, np, nc, &tap);
 	for (i = 0; i < np; i++) {
 		char name[128];
@@ -2281,9 +2833,18 @@ int main(int argc, char **argv)
 		fail_nth_fd = -1;
 	}
 	print_seen();
+	if (!one) {
+		int missing = missing_answers(totals.quotas);
+
+		printf("%sok %d every ioctl succeeded and every reachable error code was answered"
+		       " (%d missing)\n", missing ? "not " : "", ++tap, missing);
+		failed += missing > 0;
+		np++;
+	}
 	printf("# %" PRIu64 " steps in all, %" PRIu64 " allocations, %" PRIu64 " bytes checked, %"
-	       PRIu64 " forks, %" PRIu64 " reopens", totals.steps, totals.allocs, totals.bytes,
-	       totals.forks, totals.reopens);
+	       PRIu64 " forks, %" PRIu64 " reopens, %" PRIu64 " layouts swapped in, %" PRIu64
+	       " quotas set", totals.steps, totals.allocs, totals.bytes, totals.forks,
+	       totals.reopens, totals.installs, totals.quotas);
 	if (totals.injected || totals.absorbed)
 		printf(", %" PRIu64 " operations failed by an injected fault", totals.injected);
 	printf("\n# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n", np - failed, failed);
