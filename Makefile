@@ -45,6 +45,10 @@
 #                       should catch it, report CAUGHT (by which test) or
 #                       SURVIVED (build/mutants/report); fails unless every one
 #                       is caught. Not part of make check (19 min for 19 mutants)
+#   make mutants-fuzz [MUTANTS="id ..."]
+#                       the same mutants against the fuzzer alone (one seed,
+#                       FUZZ_MUTANT_STEPS=30000): which bugs its model catches
+#                       by itself (build/mutants/fuzz-report)
 #   make htmldocs       Documentation/ as HTML in build/htmldocs (Sphinx with the
 #                       kernel's kernel-doc extension)
 #   make vm-shell       boot the VM into an interactive shell (Ctrl-a x quits)
@@ -141,7 +145,7 @@ RUNS_DEBUG    := $(foreach i,$(SHARDS),run-debug-$(i)) run-canary
 	host-tests run-host run-debian run-canary debug-shards bench htmldocs \
 	install install-module install-userspace uninstall dkms-install dkms-remove \
 	deb run-pkg check-pkg \
-	fuzz soak mutants
+	fuzz soak mutants mutants-fuzz
 
 all: module selftests userspace
 
@@ -448,6 +452,20 @@ mutants: selftests userspace debug-kernel
 	VM_APPEND="$(VM_APPEND)" \
 	python3 $(CURDIR)/tests/mutants/run-mutants.py \
 		$(if $(filter 0,$(MUTANTS_BASELINE)),--no-baseline) $(MUTANTS)
+
+# The fuzzer alone against planted bugs: each mutant's own tests replaced by
+# one seed of vrampool_fuzz_test (FUZZ_MUTANT_STEPS steps over every device);
+# its MISMATCH lines name what the model saw (build/mutants/ID/).
+FUZZ_MUTANT_SEED  ?= 1
+FUZZ_MUTANT_STEPS ?= 30000
+mutants-fuzz: selftests userspace debug-kernel
+	@KVER=$(KVER) KDIR=$(KDIR) DBG_KVER=$(DBG_KVER) DBG_KDIR=$(DBG_KDIR) \
+	DBG_BZIMAGE=$(DBG_BZIMAGE) DBG_ROOT=$(DBG)/root \
+	TEST_TIMEOUT=$(TEST_TIMEOUT) VM_TIMEOUT=$(VM_TIMEOUT) \
+	DEBUG_TEST_TIMEOUT=$(DEBUG_TEST_TIMEOUT) DEBUG_VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) \
+	VM_APPEND="vrampool.fuzz_seed=$(FUZZ_MUTANT_SEED) vrampool.fuzz_steps=$(FUZZ_MUTANT_STEPS) $(VM_APPEND)" \
+	python3 $(CURDIR)/tests/mutants/run-mutants.py --tests vrampool_fuzz_test \
+		--report fuzz-report $(if $(filter 0,$(MUTANTS_BASELINE)),--no-baseline) $(MUTANTS)
 
 htmldocs: setup
 	@sphinx-build -q -b html $(CURDIR)/Documentation $(BUILD)/htmldocs

@@ -33,8 +33,12 @@ The report (build/mutants/report, also printed) has one line per mutant;
 the exit status is 1 if any mutant was not caught, did not apply or did
 not build, or a baseline failed.
 
-Usage: run-mutants.py [--list FILE] [--no-baseline] [--check] [ID...]
+Usage: run-mutants.py [--list FILE] [--no-baseline] [--check] [--tests NAMES]
+                      [--report NAME] [ID...]
 --check only checks that every from: text occurs once (no build, no VM).
+--tests runs every mutant against NAMES instead of its own tests (make
+mutants-fuzz: the fuzzer alone, which must catch what it claims to model);
+--report names the report file in build/mutants/ (default: report).
 Environment (the Makefile sets them): KVER, KDIR, DBG_KDIR, DBG_KVER,
 DBG_BZIMAGE, DBG_ROOT, TEST_TIMEOUT, DEBUG_TEST_TIMEOUT, VM_TIMEOUT,
 DEBUG_VM_TIMEOUT, VM_APPEND.
@@ -314,10 +318,16 @@ def main():
     ap.add_argument("--no-baseline", action="store_true")
     ap.add_argument("--check", action="store_true",
                     help="only check that each mutant's from: text occurs once")
+    ap.add_argument("--tests", help="run every mutant against these tests instead")
+    ap.add_argument("--report", default="report", help="the report's name in build/mutants/")
     ap.add_argument("ids", nargs="*", help="only these mutants (default: all)")
     a = ap.parse_args()
 
     mutants = parse_list(a.list)
+    if a.tests:
+        for m in mutants:
+            m["tests"] = a.tests.split()
+            m["tier"] = "debug" if "kunit" in m["tests"] else "debian"
     if a.ids:
         known = {m["id"] for m in mutants}
         unknown = [i for i in a.ids if i not in known]
@@ -373,9 +383,9 @@ def main():
     summary = (", ".join(f"{n} {o.lower()}" for o, n in sorted(counts.items())) +
                f" of {len(mutants)} mutants in {time.time() - start:.0f} s")
     report = "\n".join(lines + [summary]) + "\n"
-    with open(os.path.join(OUT, "report"), "w", encoding="utf-8") as f:
+    with open(os.path.join(OUT, a.report), "w", encoding="utf-8") as f:
         f.write(report)
-    print("\n== mutants report (build/mutants/report)\n" + report, end="")
+    print(f"\n== mutants report (build/mutants/{a.report})\n" + report, end="")
     return 1 if failed else 0
 
 
