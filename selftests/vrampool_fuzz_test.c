@@ -1375,7 +1375,8 @@ static void gen_entry(const struct fz_dev *d, struct drm_vrampool_pool_entry *e)
 				  rnd(2) ? VP_ABSENT : 1 + rnd(200));
 		break;
 	case 1:
-		*e = vp_direct(rnd(2) ? VP_ABSENT : rnd(16 * MiB));
+		/* A low watermark now and then: free buffers go back often. */
+		*e = vp_direct(rnd(2) ? VP_ABSENT : rnd(16 * MiB) >> (rnd(2) ? 0 : 6));
 		break;
 	default:
 		page = gen_page(d);
@@ -1476,17 +1477,20 @@ static void build_install(const struct fz_client *c, struct drm_vrampool_pool_in
 		return;
 	}
 	n = chance(16) ? DRM_VRAMPOOL_MAX_DYNAMIC_POOLS + rnd(2) : 1 + rnd(GEN_MAX);
-	if (kind == 4)
+	if (kind == 4 || kind == 5)
 		n = 1 + rnd(3);
 	for (i = 0; i < n; i++) {
 		uint64_t page = gen_page(d);
 
 		/*
 		 * Capped sliced pools alone now and then: no direct pool
-		 * behind them, so a full one refuses (PoolCapacityExceeded).
+		 * behind them, so a full one refuses (PoolCapacityExceeded);
+		 * or direct pools alone, their reclaim_at met often.
 		 */
 		if (kind == 4)
 			src[i] = vp_sliced(page, VP_ABSENT, page * (1 + rnd(2)));
+		else if (kind == 5)	/* direct pools alone, a watermark below 256 KiB */
+			src[i] = vp_direct(rnd(256 * KiB));
 		else
 			gen_entry(d, &src[i]);
 	}
@@ -2221,7 +2225,7 @@ static void do_quota(struct fz_client *c)
 	int ret;
 
 	if (!model_exact) {
-		check_query(c, "POOL_QUERY (no quota in a fail-nth run)");
+		check_query(c, op_name = "POOL_QUERY (no quota in a fail-nth run)");
 		return;
 	}
 	if (quota_dev >= 0) {
@@ -2321,7 +2325,7 @@ static void one_step(void)
 	else if (r < 680)
 		do_install(c);
 	else if (r < 720)
-		check_query(c, "POOL_QUERY");
+		check_query(c, op_name = "POOL_QUERY");
 	else if (r < 745)
 		do_query_hostile(c);
 	else if (r < 790)
@@ -2347,7 +2351,7 @@ static void one_step(void)
 	else if (c->nlive)
 		check_one(c, &c->live[rnd(c->nlive)]);
 	else
-		op_name = "a random check, nothing live";
+		check_query(c, op_name = "POOL_QUERY, nothing live");
 	armed = 0;
 	prof_step(op_name, t0);
 }
