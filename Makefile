@@ -44,7 +44,7 @@
 #                       a copy of the module, boot a VM with only the tests that
 #                       should catch it, report CAUGHT (by which test) or
 #                       SURVIVED (build/mutants/report); fails unless every one
-#                       is caught. Not part of make check (19 min for 19 mutants)
+#                       is caught. Not part of make check (22 min for 20 mutants)
 #   make mutants-fuzz [MUTANTS="id ..."]
 #                       the same mutants against the fuzzer alone (one seed,
 #                       FUZZ_MUTANT_STEPS=30000): which bugs its model catches
