@@ -2464,7 +2464,7 @@ static bool code_seen(uint32_t code)
  * device, ClientLimit limits within reach of MAX_LIVE, QuotaExceeded a
  * quota step). Returns how many are missing; each is named.
  */
-static int missing_answers(uint64_t quotas)
+static int missing_answers(uint64_t quotas, uint64_t steps)
 {
 	static const char *const ioctls[] = {
 		"ALLOC", "FREE", "CLEANUP", "POOL_INSTALL", "POOL_INSTALL test-only",
@@ -2492,6 +2492,9 @@ static int missing_answers(uint64_t quotas)
 			reachable = max_allocations <= MAX_LIVE || max_pages <= MAX_LIVE;
 		else if (code == DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED)
 			reachable = quotas > 0;
+		else if (code == DRM_VRAMPOOL_ERR_TOO_MANY_PAGES)
+			/* Rare (a few in 10^6 steps): the debug plan's 110000 may miss it. */
+			reachable = steps >= 500000;
 		if (!reachable || code_seen(code))
 			continue;
 		printf("# never answered: error code %u\n", code);
@@ -2838,7 +2841,7 @@ int main(int argc, char **argv)
 	}
 	print_seen();
 	if (!one) {
-		int missing = missing_answers(totals.quotas);
+		int missing = missing_answers(totals.quotas, totals.steps);
 
 		printf("%sok %d every ioctl succeeded and every reachable error code was answered"
 		       " (%d missing)\n", missing ? "not " : "", ++tap, missing);
