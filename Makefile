@@ -444,14 +444,15 @@ soak: initramfs
 # run of the unchanged module.
 MUTANTS          ?=
 MUTANTS_BASELINE ?= 1
-mutants: selftests userspace debug-kernel
-	@KVER=$(KVER) KDIR=$(KDIR) DBG_KVER=$(DBG_KVER) DBG_KDIR=$(DBG_KDIR) \
+# run_mutants VM_APPEND,ARGS: run-mutants.py with the build's settings.
+run_mutants = KVER=$(KVER) KDIR=$(KDIR) DBG_KVER=$(DBG_KVER) DBG_KDIR=$(DBG_KDIR) \
 	DBG_BZIMAGE=$(DBG_BZIMAGE) DBG_ROOT=$(DBG)/root \
 	TEST_TIMEOUT=$(TEST_TIMEOUT) VM_TIMEOUT=$(VM_TIMEOUT) \
 	DEBUG_TEST_TIMEOUT=$(DEBUG_TEST_TIMEOUT) DEBUG_VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) \
-	VM_APPEND="$(VM_APPEND)" \
-	python3 $(CURDIR)/tests/mutants/run-mutants.py \
-		$(if $(filter 0,$(MUTANTS_BASELINE)),--no-baseline) $(MUTANTS)
+	VM_APPEND="$(1)" python3 $(CURDIR)/tests/mutants/run-mutants.py $(2) \
+	$(if $(filter 0,$(MUTANTS_BASELINE)),--no-baseline) $(MUTANTS)
+mutants: selftests userspace debug-kernel
+	@$(call run_mutants,$(VM_APPEND),)
 
 # The fuzzer alone against planted bugs: each mutant's own tests replaced by
 # one seed of vrampool_fuzz_test (FUZZ_MUTANT_STEPS steps over every device);
@@ -459,13 +460,9 @@ mutants: selftests userspace debug-kernel
 FUZZ_MUTANT_SEED  ?= 1
 FUZZ_MUTANT_STEPS ?= 30000
 mutants-fuzz: selftests userspace debug-kernel
-	@KVER=$(KVER) KDIR=$(KDIR) DBG_KVER=$(DBG_KVER) DBG_KDIR=$(DBG_KDIR) \
-	DBG_BZIMAGE=$(DBG_BZIMAGE) DBG_ROOT=$(DBG)/root \
-	TEST_TIMEOUT=$(TEST_TIMEOUT) VM_TIMEOUT=$(VM_TIMEOUT) \
-	DEBUG_TEST_TIMEOUT=$(DEBUG_TEST_TIMEOUT) DEBUG_VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) \
-	VM_APPEND="vrampool.fuzz_seed=$(FUZZ_MUTANT_SEED) vrampool.fuzz_steps=$(FUZZ_MUTANT_STEPS) $(VM_APPEND)" \
-	python3 $(CURDIR)/tests/mutants/run-mutants.py --tests vrampool_fuzz_test \
-		--report fuzz-report $(if $(filter 0,$(MUTANTS_BASELINE)),--no-baseline) $(MUTANTS)
+	@$(call run_mutants,vrampool.fuzz_seed=$(FUZZ_MUTANT_SEED) \
+		vrampool.fuzz_steps=$(FUZZ_MUTANT_STEPS) $(VM_APPEND),\
+		--tests vrampool_fuzz_test --report fuzz-report)
 
 htmldocs: setup
 	@sphinx-build -q -b html $(CURDIR)/Documentation $(BUILD)/htmldocs
