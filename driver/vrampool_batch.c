@@ -23,14 +23,15 @@
 
 #include <drm/vrampool_accel.h>
 
-#include "vrampool_alloc.h"
 #include "vrampool_alloc_cache.h"
 #include "vrampool_batch.h"
 #include "vrampool_client.h"
 #include "vrampool_device.h"
+#include "vrampool_handles.h"
 #include "vrampool_macros.h"
 #include "vrampool_modparams.h"
 #include "vrampool_pool.h"
+#include "vrampool_route.h"
 #include "vrampool_trace.h"
 
 /*
@@ -94,27 +95,6 @@ static int check_requests(struct vrampool_device *vdev, struct alloc_batch *b,
 	return 0;
 }
 
-/* The requests, field by field (as answers_out()). */
-static int requests_in(struct drm_vrampool_alloc_request *reqs,
-		       const struct drm_vrampool_alloc_request __user *u, u32 count)
-{
-	u32 i;
-
-	if (!user_access_begin(u, array_size(count, sizeof(*u))))
-		return -EFAULT;
-	for (i = 0; i < count; i++) {
-		unsafe_get_user(reqs[i].size, &u[i].size, efault);
-		unsafe_get_user(reqs[i].flags, &u[i].flags, efault);
-		unsafe_get_user(reqs[i].pad, &u[i].pad, efault);
-	}
-	user_access_end();
-	return 0;
-
-efault:
-	user_access_end();
-	return -EFAULT;
-}
-
 /* Copies the requests in and checks them, before the client lock. */
 static int alloc_batch_init(struct vrampool_device *vdev, struct alloc_batch *b,
 			    struct drm_vrampool_alloc_batch *args)
@@ -130,7 +110,8 @@ static int alloc_batch_init(struct vrampool_device *vdev, struct alloc_batch *b,
 	b->reqs = (void *)(b->answers + b->count);
 	b->entries = (void *)(b->reqs + b->count);
 	memset(b->entries, 0, b->count * sizeof(*b->entries));
-	if (requests_in(b->reqs, u64_to_user_ptr(args->requests), b->count))
+	if (copy_from_user(b->reqs, u64_to_user_ptr(args->requests),
+			   array_size(b->count, sizeof(*b->reqs))))
 		return -EFAULT;
 	for (i = 0, b->records = 0; i < b->count; i++)
 		b->records += !!b->reqs[i].size;
@@ -180,7 +161,7 @@ static int precheck(struct vrampool_client *client, struct alloc_batch *b,
 		if (i && b->reqs[i].size == b->reqs[i - 1].size &&
 		    b->reqs[i].flags == b->reqs[i - 1].flags)
 			continue;
-		if (vrampool_alloc_routable(client, b->reqs[i].size, b->reqs[i].flags))
+		if (vrampool_route_possible(client, b->reqs[i].size, b->reqs[i].flags))
 			continue;
 		args->failed = i;
 		args->error.code = DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG;
@@ -209,8 +190,8 @@ static void undo(struct vrampool_client *client, struct alloc_batch *b)
 
 	while (b->placed) {
 		b->placed--;
-		vrampool_alloc_unplace(client, b->answers[b->placed].handle,
-				       b->entries[b->placed]);
+		vrampool_handles_erase(client, b->answers[b->placed].handle);
+		vrampool_route_free(client, b->entries[b->placed]);
 		b->entries[b->placed] = NULL;
 	}
 	client->next_handle = b->next_handle;
@@ -222,7 +203,7 @@ static void undo(struct vrampool_client *client, struct alloc_batch *b)
 /*
  * The requests from b->placed on that repeat the one placed last, @prev,
  * placed where it went while they still fit there
- * (vrampool_alloc_place_run()), with its answer but for the offset: the
+ * (vrampool_route_place_run()), with its answer but for the offset: the
  * same pool, page and padding. Return: how many.
  */
 static u32 place_run(struct vrampool_client *client, struct alloc_batch *b,
@@ -237,7 +218,7 @@ static u32 place_run(struct vrampool_client *client, struct alloc_batch *b,
 	while (b->placed + run < b->count && req[run].size == req->size &&
 	       req[run].flags == req->flags)
 		run++;
-	n = vrampool_alloc_place_run(client, req->size, a, run, prev);
+	n = vrampool_route_place_run(client, req->size, a, run, prev);
 	/* Each record is its own handle entry (DOC: handle entries). */
 	for (i = 0; i < n; i++) {
 		ans[i] = ans[-1];
@@ -246,7 +227,7 @@ static u32 place_run(struct vrampool_client *client, struct alloc_batch *b,
 	return n;
 }
 
-/* Places request b->placed the full way (vrampool_alloc_place()). */
+/* Places request b->placed the full way (vrampool_route_place()). */
 static int place_one(struct vrampool_client *client, struct alloc_batch *b,
 		     struct drm_vrampool_alloc_batch *args)
 {
@@ -257,14 +238,14 @@ static int place_one(struct vrampool_client *client, struct alloc_batch *b,
 
 	if (!one.size)
 		a = &pageless;
-	ret = vrampool_alloc_place(client, &one, a);
+	ret = vrampool_route_place(client, &one, a);
 	if (ret) {
 		args->failed = b->placed;
 		args->error = one.error;
 		return ret;
 	}
-	vrampool_alloc_answer(a, 0, &b->answers[b->placed]);
-	b->entries[b->placed] = vrampool_alloc_entry(a);
+	vrampool_route_answer(a, 0, &b->answers[b->placed]);
+	b->entries[b->placed] = vrampool_handles_entry(a);
 	return 0;
 }
 
@@ -309,7 +290,7 @@ static int place_all(struct vrampool_client *client, struct alloc_batch *b,
 		prev = req[n - 1].size ? b->entries[b->placed - 1] : NULL;
 	}
 
-	ret = vrampool_alloc_store_all(client, b->entries, b->answers, b->count, &args->failed);
+	ret = vrampool_handles_store_all(client, b->entries, b->answers, b->count, &args->failed);
 	if (ret)
 		undo(client, b);
 	return ret;
@@ -330,48 +311,18 @@ static void trace_allocs(struct drm_file *file, const struct alloc_batch *b)
 }
 
 /*
- * The answers, field by field under one user_access_begin(), as the fast
- * entry writes ALLOC's (DOC: fast entry): a copy_to_user() of the array is
- * a rep movsb, which emulation (QEMU's TCG) runs byte by byte.
- */
-static int answers_out(struct drm_vrampool_alloc_answer __user *u,
-		       const struct drm_vrampool_alloc_answer *ans, u32 count)
-{
-	u32 i;
-
-	if (!user_access_begin(u, array_size(count, sizeof(*u))))
-		return -EFAULT;
-	for (i = 0; i < count; i++) {
-		unsafe_put_user(ans[i].handle, &u[i].handle, efault);
-		unsafe_put_user(ans[i].pool, &u[i].pool, efault);
-		unsafe_put_user(ans[i].page, &u[i].page, efault);
-		unsafe_put_user(0, &u[i].pad, efault);
-		unsafe_put_user(ans[i].offset, &u[i].offset, efault);
-		unsafe_put_user(ans[i].padding, &u[i].padding, efault);
-		unsafe_put_user(ans[i].mmap_offset, &u[i].mmap_offset, efault);
-		unsafe_put_user(ans[i].page_size, &u[i].page_size, efault);
-	}
-	user_access_end();
-	return 0;
-
-efault:
-	user_access_end();
-	return -EFAULT;
-}
-
-/*
  * The answers, written under the client lock with page faults disabled
  * (DOC: Locking): false if a page of them is not there to write.
  */
 static bool answers_out_locked(struct drm_vrampool_alloc_answer __user *u,
 			       const struct drm_vrampool_alloc_answer *ans, u32 count)
 {
-	int ret;
+	unsigned long left;
 
 	pagefault_disable();
-	ret = answers_out(u, ans, count);
+	left = copy_to_user(u, ans, array_size(count, sizeof(*u)));
 	pagefault_enable();
-	return !ret;
+	return !left;
 }
 
 /*
@@ -396,7 +347,7 @@ static int alloc_batch_run(struct drm_file *file, struct alloc_batch *b,
 		return 0;
 	}
 	if (!ret)
-		vrampool_alloc_publish(client, b->answers, NULL, b->count);
+		vrampool_handles_publish(client, b->answers, NULL, b->count);
 	mutex_unlock(&client->lock);
 	if (ret)
 		return ret;
@@ -406,14 +357,14 @@ static int alloc_batch_run(struct drm_file *file, struct alloc_batch *b,
 	 * handles stay reserved: no other thread can free them, and the
 	 * allocations they name keep their pages and block an install.
 	 */
-	ret = answers_out(u, b->answers, b->count);
+	ret = copy_to_user(u, b->answers, array_size(b->count, sizeof(*u))) ? -EFAULT : 0;
 
 	/* Uninterruptible: the batch is published or undone, not left. */
 	mutex_lock(&client->lock);
 	if (ret)
 		undo(client, b);
 	else
-		vrampool_alloc_publish(client, b->answers, b->entries, b->count);
+		vrampool_handles_publish(client, b->answers, b->entries, b->count);
 	mutex_unlock(&client->lock);
 	return ret;
 }
@@ -507,7 +458,7 @@ static int check_handles(struct vrampool_client *client, const u32 *handles, u32
 {
 	u32 repeat = vrampool_batch_first_repeat(handles, count, keys);
 	/* A reserved handle (an ALLOC under way) names nothing: not found. */
-	u32 missing = vrampool_alloc_first_missing(client, handles, repeat);
+	u32 missing = vrampool_handles_first_missing(client, handles, repeat);
 
 	if (missing < repeat) {
 		args->failed = missing;
@@ -526,12 +477,13 @@ static bool entry_is_slice(void *entry)
 {
 	const struct vrampool_alloc *a = entry;
 
-	return !xa_is_value(entry) && a->pool->config.type == DRM_VRAMPOOL_POOL_SLICED;
+	return !vrampool_handles_pageless(entry) &&
+	       a->pool->config.type == DRM_VRAMPOOL_POOL_SLICED;
 }
 
 /*
  * Frees the slices among @entries, from the last to the first, each run of
- * neighbours in one page together (vrampool_alloc_release_run()).
+ * neighbours in one page together (vrampool_route_release_run()).
  */
 static void free_slices(struct vrampool_client *client, void **entries, u32 count)
 {
@@ -547,7 +499,7 @@ static void free_slices(struct vrampool_client *client, void **entries, u32 coun
 		       ((struct vrampool_alloc *)entries[j - 1])->ppage == last->ppage)
 			j--;
 		/* Entries of slices are their records (DOC: handle entries). */
-		vrampool_alloc_release_run(client, (struct vrampool_alloc *const *)&entries[j],
+		vrampool_route_release_run(client, (struct vrampool_alloc *const *)&entries[j],
 					   i - j);
 	}
 }
@@ -570,35 +522,18 @@ static void free_all(struct vrampool_client *client, const u32 *handles, u32 cou
 	u32 i, records = 0;
 	void *entry;
 
-	vrampool_alloc_take_all(client, handles, count, entries);
+	vrampool_handles_take_all(client, handles, count, entries);
 	if (trace_vrampool_free_enabled())
 		for (i = 0; i < count; i++)
-			vrampool_alloc_trace_free(client, handles[i], entries[i]);
+			vrampool_handles_trace_free(client, handles[i], entries[i]);
 	free_slices(client, entries, count);
 	for (i = 0; i < count; i++) {
 		entry = entries[i];
-		if (!entry_is_slice(entry) && !vrampool_alloc_entry_release(client, entry))
+		if (!entry_is_slice(entry) && !vrampool_route_release(client, entry))
 			continue;	/* a zero-size allocation: no record */
 		entries[records++] = entry;	/* at or behind @i: its entry is used */
 	}
 	vrampool_alloc_record_put_bulk(client, entries, records);
-}
-
-/* The handles, one by one under one user_access_begin() (as requests_in()). */
-static int handles_in(u32 *handles, const u32 __user *u, u32 count)
-{
-	u32 i;
-
-	if (!user_access_begin(u, array_size(count, sizeof(*u))))
-		return -EFAULT;
-	for (i = 0; i < count; i++)
-		unsafe_get_user(handles[i], &u[i], efault);
-	user_access_end();
-	return 0;
-
-efault:
-	user_access_end();
-	return -EFAULT;
 }
 
 /* Frees a copied-in batch of handles, all or none, under the client lock. */
@@ -653,7 +588,8 @@ int vrampool_free_batch_ioctl(struct drm_device *drm, void *data, struct drm_fil
 		goto out;
 	}
 	handles = (u32 *)(keys + args->count);
-	if (handles_in(handles, u64_to_user_ptr(args->handles), args->count))
+	if (copy_from_user(handles, u64_to_user_ptr(args->handles),
+			   array_size(args->count, sizeof(*handles))))
 		ret = -EFAULT;
 	else
 		ret = free_batch_run(file->driver_priv, handles, args->count, keys, args);

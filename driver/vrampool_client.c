@@ -28,7 +28,6 @@
 
 #include <drm/vrampool_accel.h>
 
-#include "vrampool_alloc.h"
 #include "vrampool_alloc_cache.h"
 #include "vrampool_bo.h"
 #include "vrampool_client.h"

@@ -49,7 +49,7 @@ struct vrampool_client {
 	struct vrampool_pool *persistent;
 	/**
 	 * @handles: allocation handles, from 1, each naming its allocation
-	 * (DOC: handle entries, in vrampool_alloc.c)
+	 * (DOC: handle entries, in vrampool_handles.c)
 	 */
 	struct xarray handles;
 	/** @allocations: live allocations, at most the module's max_allocations */
@@ -64,7 +64,7 @@ struct vrampool_client {
 	/**
 	 * @retired_handle: the handle FREE took last, still reserved in
 	 * @handles (it loads as NULL) so that the path to it stays (DOC:
-	 * retired handle, in vrampool_alloc.c); 0 if none
+	 * retired handle, in vrampool_handles.c); 0 if none
 	 */
 	u32 retired_handle;
 	/** @nr_spare: how many records @spare holds */

@@ -24,7 +24,6 @@
 #include "vrampool_client.h"
 #include "vrampool_device.h"
 #include "vrampool_drv.h"
-#include "vrampool_ioctl_fast.h"
 
 static const struct drm_ioctl_desc vrampool_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VRAMPOOL_GET_PARAM, vrampool_get_param_ioctl, 0),
@@ -58,19 +57,9 @@ static long vrampool_ioctl_enter(long (*ioctl)(struct file *, unsigned int, unsi
 	return ret;
 }
 
-/* ALLOC and FREE take a fast entry (DOC: fast entry), everything else drm_ioctl(). */
-static long native_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
-{
-	long ret;
-
-	if (vrampool_ioctl_fast(filp->private_data, cmd, arg, &ret))
-		return ret;
-	return drm_ioctl(filp, cmd, arg);
-}
-
 static long vrampool_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
-	return vrampool_ioctl_enter(native_ioctl, filp, cmd, arg);
+	return vrampool_ioctl_enter(drm_ioctl, filp, cmd, arg);
 }
 
 #ifdef CONFIG_COMPAT
