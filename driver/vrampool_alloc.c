@@ -104,7 +104,7 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 
 	/* A zero-size request is placed in @pageless, and kept as its pool's index. */
 	if (args->size) {
-		a = vrampool_alloc_record_get(client);
+		a = vrampool_alloc_cache_get(client);
 		if (!a) {
 			ret = -ENOMEM;
 			goto err_unlock;
@@ -122,7 +122,7 @@ int vrampool_alloc_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 
 err_put:
 	if (a != &pageless)
-		vrampool_alloc_record_put(client, a);
+		vrampool_alloc_cache_put(client, a);
 err_unlock:
 	mutex_unlock(&client->lock);
 err_trace:

@@ -58,17 +58,17 @@ void vrampool_alloc_cache_destroy(void)
 }
 
 /**
- * vrampool_alloc_record_new() - a zeroed allocation record, charged to the caller
+ * vrampool_alloc_cache_new() - a zeroed allocation record, charged to the caller
  *
  * Return: the record, or NULL without memory.
  */
-struct vrampool_alloc *vrampool_alloc_record_new(void)
+struct vrampool_alloc *vrampool_alloc_cache_new(void)
 {
 	return kmem_cache_zalloc(alloc_cache, GFP_KERNEL);
 }
 
 /**
- * vrampool_alloc_record_new_bulk() - @count zeroed records at once
+ * vrampool_alloc_cache_new_bulk() - @count zeroed records at once
  * @count: how many
  * @records: room for them
  *
@@ -77,91 +77,91 @@ struct vrampool_alloc *vrampool_alloc_record_new(void)
  * Return: true with @count records in @records, or false without memory
  * and none.
  */
-bool vrampool_alloc_record_new_bulk(u32 count, void **records)
+bool vrampool_alloc_cache_new_bulk(u32 count, void **records)
 {
 	return kmem_cache_alloc_bulk(alloc_cache, GFP_KERNEL | __GFP_ZERO, count, records) == count;
 }
 
 /**
- * vrampool_alloc_record_free() - free a record from vrampool_alloc_record_new()
+ * vrampool_alloc_cache_free() - free a record from vrampool_alloc_cache_new()
  * @a: the record, or NULL
  */
-void vrampool_alloc_record_free(struct vrampool_alloc *a)
+void vrampool_alloc_cache_free(struct vrampool_alloc *a)
 {
 	if (a)
 		kmem_cache_free(alloc_cache, a);
 }
 
 /**
- * vrampool_alloc_record_get() - a zeroed record for a client's new allocation
+ * vrampool_alloc_cache_get() - a zeroed record for a client's new allocation
  * @client: the client, locked
  *
  * One of its spare records (DOC: spare records), else a new one.
  *
  * Return: the record, or NULL without memory.
  */
-struct vrampool_alloc *vrampool_alloc_record_get(struct vrampool_client *client)
+struct vrampool_alloc *vrampool_alloc_cache_get(struct vrampool_client *client)
 {
 	struct vrampool_alloc *a = client->spare;
 
 	if (!a)
-		return vrampool_alloc_record_new();
+		return vrampool_alloc_cache_new();
 	client->spare = a->next_spare;
 	client->nr_spare--;
 	*a = (struct vrampool_alloc){};
 	return a;
 }
-EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_record_get);
+EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_cache_get);
 
 /**
- * vrampool_alloc_record_get_bulk() - @count zeroed records for an ALLOC_BATCH
+ * vrampool_alloc_cache_get_bulk() - @count zeroed records for an ALLOC_BATCH
  * @client: the client, locked
  * @count: how many
  * @records: room for them
  *
  * The client's spare records first (DOC: spare records), the rest from the
- * cache in one call (vrampool_alloc_record_new_bulk()).
+ * cache in one call (vrampool_alloc_cache_new_bulk()).
  *
  * Return: true with @count records in @records, or false without memory,
  * none taken (the spares are the client's again) and every entry of
  * @records NULL, so that nothing in it is freed twice.
  */
-bool vrampool_alloc_record_get_bulk(struct vrampool_client *client, u32 count, void **records)
+bool vrampool_alloc_cache_get_bulk(struct vrampool_client *client, u32 count, void **records)
 {
 	u32 i = 0;
 
 	while (i < count && client->spare)
-		records[i++] = vrampool_alloc_record_get(client);
-	if (i == count || vrampool_alloc_record_new_bulk(count - i, records + i))
+		records[i++] = vrampool_alloc_cache_get(client);
+	if (i == count || vrampool_alloc_cache_new_bulk(count - i, records + i))
 		return true;
 	while (i)
-		vrampool_alloc_record_put(client, records[--i]);
+		vrampool_alloc_cache_put(client, records[--i]);
 	memset(records, 0, count * sizeof(*records));
 	return false;
 }
-EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_record_get_bulk);
+EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_cache_get_bulk);
 
 /**
- * vrampool_alloc_record_put() - give back a client's record it no longer uses
+ * vrampool_alloc_cache_put() - give back a client's record it no longer uses
  * @client: the client, locked
  * @a: the record, out of every pool and the handle table
  *
  * Kept as a spare while the client has room for one, else freed.
  */
-void vrampool_alloc_record_put(struct vrampool_client *client, struct vrampool_alloc *a)
+void vrampool_alloc_cache_put(struct vrampool_client *client, struct vrampool_alloc *a)
 {
 	if (client->nr_spare >= VRAMPOOL_SPARE_RECORDS) {
-		vrampool_alloc_record_free(a);
+		vrampool_alloc_cache_free(a);
 		return;
 	}
 	a->next_spare = client->spare;
 	client->spare = a;
 	client->nr_spare++;
 }
-EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_record_put);
+EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_cache_put);
 
 /**
- * vrampool_alloc_record_put_bulk() - give back many records of a client at once
+ * vrampool_alloc_cache_put_bulk() - give back many records of a client at once
  * @client: the client, locked
  * @records: the records, out of every pool and the handle table; its
  *	     entries are used up
@@ -170,22 +170,22 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_record_put);
  * The client's room for spares is filled first; the rest go back to the
  * cache in one call (kmem_cache_free_bulk()).
  */
-void vrampool_alloc_record_put_bulk(struct vrampool_client *client, void **records, u32 count)
+void vrampool_alloc_cache_put_bulk(struct vrampool_client *client, void **records, u32 count)
 {
 	while (count && client->nr_spare < VRAMPOOL_SPARE_RECORDS)
-		vrampool_alloc_record_put(client, records[--count]);
+		vrampool_alloc_cache_put(client, records[--count]);
 	if (count)
 		kmem_cache_free_bulk(alloc_cache, count, records);
 }
-EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_record_put_bulk);
+EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_cache_put_bulk);
 
 /**
- * vrampool_alloc_record_drain() - free a client's spare records
+ * vrampool_alloc_cache_drain() - free a client's spare records
  * @client: the client, closing
  *
  * Return: how many it freed.
  */
-u32 vrampool_alloc_record_drain(struct vrampool_client *client)
+u32 vrampool_alloc_cache_drain(struct vrampool_client *client)
 {
 	struct vrampool_alloc *a;
 	u32 freed = 0;
@@ -193,10 +193,10 @@ u32 vrampool_alloc_record_drain(struct vrampool_client *client)
 	while (client->spare) {
 		a = client->spare;
 		client->spare = a->next_spare;
-		vrampool_alloc_record_free(a);
+		vrampool_alloc_cache_free(a);
 		freed++;
 	}
 	client->nr_spare = 0;
 	return freed;
 }
-EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_record_drain);
+EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_cache_drain);

@@ -6,18 +6,9 @@
 #ifndef _VRAMPOOL_BATCH_H_
 #define _VRAMPOOL_BATCH_H_
 
-#include <linux/types.h>
-
-#include <kunit/visibility.h>
-
 struct drm_device;
 struct drm_file;
 
 int vrampool_alloc_batch_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-int vrampool_free_batch_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-
-#if IS_ENABLED(CONFIG_KUNIT)
-u32 vrampool_batch_first_repeat(const u32 *handles, u32 count, u64 *keys);
-#endif
 
 #endif /* _VRAMPOOL_BATCH_H_ */

@@ -30,7 +30,7 @@
 
 #include "vrampool_bo.h"
 #include "vrampool_device_types.h"
-#include "vrampool_vram_mgr.h"
+#include "vrampool_vram_cursor.h"
 
 /* Not contiguous: a neighbour's scattered buffers cannot keep a BO out. */
 static const struct ttm_place vrampool_vram_place = {
@@ -247,24 +247,24 @@ void vrampool_bo_write(struct vrampool_bo *bo, u64 offset, const void *src, size
 }
 
 /**
- * vrampool_orphans_bytes() - VRAM a client's orphans hold
+ * vrampool_bo_orphans_bytes() - VRAM a client's orphans hold
  * @orphans: the client's orphans
  *
  * Return: the bytes; a munmap() racing the free that made the orphan may
  * uncharge before the charge lands, so a passing negative total reads 0.
  */
-u64 vrampool_orphans_bytes(struct vrampool_orphans *orphans)
+u64 vrampool_bo_orphans_bytes(struct vrampool_orphans *orphans)
 {
 	return max_t(s64, atomic64_read(&orphans->bytes), 0);
 }
 
 /**
- * vrampool_orphans_count() - how many orphans a client has
+ * vrampool_bo_orphans_count() - how many orphans a client has
  * @orphans: the client's orphans
  *
- * Return: the count, read as vrampool_orphans_bytes() is.
+ * Return: the count, read as vrampool_bo_orphans_bytes() is.
  */
-u64 vrampool_orphans_count(struct vrampool_orphans *orphans)
+u64 vrampool_bo_orphans_count(struct vrampool_orphans *orphans)
 {
 	return max_t(s64, atomic64_read(&orphans->count), 0);
 }

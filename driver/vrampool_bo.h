@@ -60,7 +60,7 @@ void vrampool_bo_free(struct vrampool_bo *bo);
 void vrampool_bo_note_no_space(struct ttm_buffer_object *tbo);
 void vrampool_bo_read(struct vrampool_bo *bo, u64 offset, void *dst, size_t len);
 void vrampool_bo_write(struct vrampool_bo *bo, u64 offset, const void *src, size_t len);
-u64 vrampool_orphans_bytes(struct vrampool_orphans *orphans);
-u64 vrampool_orphans_count(struct vrampool_orphans *orphans);
+u64 vrampool_bo_orphans_bytes(struct vrampool_orphans *orphans);
+u64 vrampool_bo_orphans_count(struct vrampool_orphans *orphans);
 
 #endif /* _VRAMPOOL_BO_H_ */

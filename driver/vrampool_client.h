@@ -86,7 +86,4 @@ void vrampool_client_cleanup(struct vrampool_client *client);
 u64 vrampool_client_vram(struct vrampool_client *client);
 u64 vrampool_client_purgeable(struct vrampool_client *client);
 
-int vrampool_pool_install_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-int vrampool_pool_query_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-
 #endif /* _VRAMPOOL_CLIENT_H_ */

@@ -103,7 +103,7 @@ struct vrampool_client {
 	u64 reclaimed_bytes;
 	/** @reclaimed_pages: how many pages (and buffers) that was */
 	u64 reclaimed_pages;
-	/** @sysfs: clients/<id>/, private to vrampool_sysfs.c; changed under @sysfs_lock */
+	/** @sysfs: clients/<id>/, private to vrampool_sysfs_client.c; changed under @sysfs_lock */
 	struct vrampool_client_sysfs *sysfs;
 	/** @sysfs_lock: serialises installs, and their changes to @sysfs */
 	struct mutex sysfs_lock;

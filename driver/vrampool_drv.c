@@ -21,9 +21,12 @@
 
 #include "vrampool_alloc.h"
 #include "vrampool_batch.h"
+#include "vrampool_batch_free.h"
 #include "vrampool_client.h"
 #include "vrampool_device.h"
 #include "vrampool_drv.h"
+#include "vrampool_install.h"
+#include "vrampool_sysfs_client.h"
 
 static const struct drm_ioctl_desc vrampool_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VRAMPOOL_GET_PARAM, vrampool_get_param_ioctl, 0),
@@ -86,10 +89,31 @@ static const struct file_operations vrampool_fops = {
 	.show_fdinfo = drm_show_fdinfo,
 };
 
+/* A new client, then its sysfs folder: the client cannot see sysfs. */
+static int vrampool_open(struct drm_device *drm, struct drm_file *file)
+{
+	int ret;
+
+	ret = vrampool_client_open(drm, file);
+	if (ret)
+		return ret;
+	ret = vrampool_sysfs_client_add(file->driver_priv);
+	if (ret)
+		vrampool_client_postclose(drm, file);
+	return ret;
+}
+
+/* The folder goes first: its show()s read the client. */
+static void vrampool_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	vrampool_sysfs_client_remove(file->driver_priv);
+	vrampool_client_postclose(drm, file);
+}
+
 const struct drm_driver vrampool_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_COMPUTE_ACCEL,
-	.open = vrampool_client_open,
-	.postclose = vrampool_client_postclose,
+	.open = vrampool_open,
+	.postclose = vrampool_postclose,
 	.show_fdinfo = vrampool_client_show_fdinfo,
 	.ioctls = vrampool_ioctls,
 	.num_ioctls = ARRAY_SIZE(vrampool_ioctls),

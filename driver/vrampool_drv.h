@@ -53,14 +53,19 @@ extern const struct drm_driver vrampool_drm_driver;
  * only the headers of what its types embed. <object>.h includes it and
  * holds the prototypes and to_*() helpers. Any other struct is defined in
  * <object>.h, or in the .c file when nothing else needs it. No .c file
- * includes a header whose .c file includes its own header back.
+ * includes a header whose .c file includes its own header back, and no two
+ * .c files call each other's functions: a lower layer never calls up (the
+ * VRAM manager tells a BO it had no room; the client does not add its own
+ * sysfs folder, vrampool_drv.c does). A file holds one concern, in at most
+ * 600 lines.
  *
  * Names: a non-static function is vrampool_<file>_<verb>(), <file> being
  * the name of the file that defines it without its ``vrampool_`` prefix
  * (vrampool_pool_set_create() in vrampool_pool_set.c). An ioctl handler is
  * vrampool_<ioctl>_ioctl(), declared in the header of the file of the
  * object it acts on. Static functions and macros private to a file take
- * short names without a prefix.
+ * short names without a prefix. tests/lint/structure.py checks the names,
+ * the file sizes and the calls and includes between files.
  *
  * Locks: see DOC: Locking in vrampool_client.h.
  */

@@ -41,7 +41,7 @@ void vrampool_route_free(struct vrampool_client *client, void *entry)
 	struct vrampool_alloc *a = vrampool_route_release(client, entry);
 
 	if (a)
-		vrampool_alloc_record_put(client, a);
+		vrampool_alloc_cache_put(client, a);
 }
 
 /**

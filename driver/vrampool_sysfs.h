@@ -6,15 +6,8 @@
 #ifndef _VRAMPOOL_SYSFS_H_
 #define _VRAMPOOL_SYSFS_H_
 
-#include <linux/types.h>
-
-struct vrampool_client;
 struct vrampool_device;
 
 int vrampool_sysfs_init(struct vrampool_device *vdev);
-int vrampool_sysfs_client_add(struct vrampool_client *client);
-void vrampool_sysfs_client_remove(struct vrampool_client *client);
-int vrampool_sysfs_pools_grow(struct vrampool_client *client, u32 count);
-void vrampool_sysfs_pools_shrink(struct vrampool_client *client, u32 count);
 
 #endif /* _VRAMPOOL_SYSFS_H_ */

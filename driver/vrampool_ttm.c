@@ -31,6 +31,7 @@
 
 #include "vrampool_device_types.h"
 #include "vrampool_ttm.h"
+#include "vrampool_vram_cursor.h"
 #include "vrampool_vram_mgr.h"
 
 static struct vrampool_device *bdev_to_vdev(struct ttm_device *bdev)

@@ -6,7 +6,8 @@
  * A resource is a list of power-of-two blocks anywhere in VRAM: its bytes
  * need not follow each other, so nothing outside this file may read a VRAM
  * address from &ttm_resource.start; a &struct vrampool_vram_cursor walks the
- * blocks instead (CPU faults, clearing new VRAM, the debugfs test buffers).
+ * blocks instead (vrampool_vram_cursor.c: CPU faults, clearing new VRAM,
+ * the debugfs test buffers).
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -32,22 +33,12 @@ static struct vrampool_vram_mgr *to_vram_mgr(struct ttm_resource_manager *man)
 	return container_of(man, struct vrampool_vram_mgr, man);
 }
 
-static struct vrampool_vram_res *to_vram_res(struct ttm_resource *res)
-{
-	return container_of(res, struct vrampool_vram_res, base);
-}
-
-static u64 block_size(struct gpu_buddy_block *block)
-{
-	return (u64)PAGE_SIZE << gpu_buddy_block_order(block);
-}
-
 static bool blocks_contiguous(struct list_head *blocks)
 {
 	struct gpu_buddy_block *block, *prev = NULL;
 
 	list_for_each_entry(block, blocks, link) {
-		if (prev && gpu_buddy_block_offset(prev) + block_size(prev) !=
+		if (prev && gpu_buddy_block_offset(prev) + vrampool_vram_block_size(prev) !=
 			    gpu_buddy_block_offset(block))
 			return false;
 		prev = block;
@@ -180,7 +171,7 @@ static int vrampool_vram_alloc(struct ttm_resource_manager *man,
 static void vrampool_vram_free(struct ttm_resource_manager *man, struct ttm_resource *res)
 {
 	struct vrampool_vram_mgr *mgr = to_vram_mgr(man);
-	struct vrampool_vram_res *vres = to_vram_res(res);
+	struct vrampool_vram_res *vres = to_vrampool_vram_res(res);
 
 	scoped_guard(mutex, &mgr->lock)
 		gpu_buddy_free_list(&mgr->mm, &vres->blocks, 0);
@@ -195,9 +186,9 @@ static bool res_meets_range(struct ttm_resource *res, unsigned long fpfn, unsign
 {
 	struct gpu_buddy_block *block;
 
-	list_for_each_entry(block, &to_vram_res(res)->blocks, link) {
+	list_for_each_entry(block, &to_vrampool_vram_res(res)->blocks, link) {
 		u64 first = gpu_buddy_block_offset(block) >> PAGE_SHIFT;
-		u64 last = first + (block_size(block) >> PAGE_SHIFT);
+		u64 last = first + (vrampool_vram_block_size(block) >> PAGE_SHIFT);
 		bool in = first >= fpfn && (!lpfn || last <= lpfn);
 		bool meets = last > fpfn && (!lpfn || first < lpfn);
 
@@ -220,7 +211,7 @@ static bool vrampool_vram_compatible(struct ttm_resource_manager *man,
 				     struct ttm_resource *res,
 				     const struct ttm_place *place, size_t size)
 {
-	if ((place->flags & TTM_PL_FLAG_CONTIGUOUS) && !to_vram_res(res)->contiguous)
+	if ((place->flags & TTM_PL_FLAG_CONTIGUOUS) && !to_vrampool_vram_res(res)->contiguous)
 		return false;
 	return res_meets_range(res, place->fpfn, place->lpfn, true);
 }
@@ -329,66 +320,3 @@ u64 vrampool_vram_mgr_in_use(struct vrampool_vram_mgr *mgr)
 	return ttm_resource_manager_usage(&mgr->man);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_vram_mgr_in_use);
-
-/* Put @cur on the block holding byte @offset of its walk's first block on. */
-static void cursor_seek(struct vrampool_vram_cursor *cur, struct gpu_buddy_block *block,
-			u64 offset)
-{
-	while (offset >= block_size(block)) {
-		offset -= block_size(block);
-		block = list_next_entry(block, link);
-	}
-	cur->block = block;
-	cur->start = gpu_buddy_block_offset(block) + offset;
-	cur->size = min(block_size(block) - offset, cur->remaining);
-}
-
-/**
- * vrampool_vram_cursor_first() - start a walk over the VRAM behind a resource
- * @cur: the cursor
- * @res: a VRAM resource of this manager
- * @offset: where in the resource to start, in bytes
- * @len: how many bytes to walk; @offset + @len is at most the resource size
- *
- * Afterwards @cur->start is the VRAM offset of byte @offset and @cur->size
- * the bytes from there that are contiguous in VRAM (at most @len).
- */
-void vrampool_vram_cursor_first(struct vrampool_vram_cursor *cur, struct ttm_resource *res,
-				u64 offset, u64 len)
-{
-	struct vrampool_vram_res *vres = to_vram_res(res);
-
-	cur->head = &vres->blocks;
-	cur->remaining = len;
-	if (WARN_ON_ONCE(offset > res->size || len > res->size - offset))
-		cur->remaining = 0;
-	if (!cur->remaining) {
-		cur->block = NULL;
-		cur->start = 0;
-		cur->size = 0;
-		return;
-	}
-	cursor_seek(cur, list_first_entry(cur->head, struct gpu_buddy_block, link), offset);
-}
-EXPORT_SYMBOL_IF_KUNIT(vrampool_vram_cursor_first);
-
-/**
- * vrampool_vram_cursor_next() - move a walk on
- * @cur: the cursor
- * @bytes: how far, at most @cur->size
- */
-void vrampool_vram_cursor_next(struct vrampool_vram_cursor *cur, u64 bytes)
-{
-	u64 in_block;
-
-	if (WARN_ON_ONCE(bytes > cur->size))
-		bytes = cur->size;
-	cur->remaining -= bytes;
-	if (!cur->remaining) {
-		cur->size = 0;
-		return;
-	}
-	in_block = cur->start + bytes - gpu_buddy_block_offset(cur->block);
-	cursor_seek(cur, cur->block, in_block);
-}
-EXPORT_SYMBOL_IF_KUNIT(vrampool_vram_cursor_next);

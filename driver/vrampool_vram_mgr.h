@@ -6,7 +6,10 @@
 #ifndef _VRAMPOOL_VRAM_MGR_H_
 #define _VRAMPOOL_VRAM_MGR_H_
 
+#include <linux/container_of.h>
 #include <linux/types.h>
+
+#include <asm/page.h>
 
 #include "vrampool_vram_mgr_types.h"
 
@@ -19,8 +22,26 @@ int vrampool_vram_mgr_setup(struct vrampool_vram_mgr *mgr, struct ttm_device *bd
 void vrampool_vram_mgr_teardown(struct vrampool_vram_mgr *mgr);
 u64 vrampool_vram_mgr_in_use(struct vrampool_vram_mgr *mgr);
 
-void vrampool_vram_cursor_first(struct vrampool_vram_cursor *cur, struct ttm_resource *res,
-				u64 offset, u64 len);
-void vrampool_vram_cursor_next(struct vrampool_vram_cursor *cur, u64 bytes);
+/**
+ * to_vrampool_vram_res() - the VRAM resource of a TTM resource
+ * @res: a resource of a vrampool VRAM manager
+ *
+ * Return: the resource it is the base of.
+ */
+static inline struct vrampool_vram_res *to_vrampool_vram_res(struct ttm_resource *res)
+{
+	return container_of(res, struct vrampool_vram_res, base);
+}
+
+/**
+ * vrampool_vram_block_size() - the bytes of a buddy block
+ * @block: the block
+ *
+ * Return: its size.
+ */
+static inline u64 vrampool_vram_block_size(struct gpu_buddy_block *block)
+{
+	return (u64)PAGE_SIZE << gpu_buddy_block_order(block);
+}
 
 #endif /* _VRAMPOOL_VRAM_MGR_H_ */

@@ -42,23 +42,4 @@ struct vrampool_vram_res {
 	bool contiguous;
 };
 
-/**
- * struct vrampool_vram_cursor - a walk over the VRAM behind a resource
- *
- * vrampool_vram_cursor_first() starts it, vrampool_vram_cursor_next()
- * moves it on; it is done when @remaining is 0.
- */
-struct vrampool_vram_cursor {
-	/** @block: the block under the cursor */
-	struct gpu_buddy_block *block;
-	/** @head: the resource's block list */
-	struct list_head *head;
-	/** @start: the VRAM offset under the cursor, in bytes */
-	u64 start;
-	/** @size: bytes from @start on that are contiguous and still wanted */
-	u64 size;
-	/** @remaining: bytes of the walk left, from @start on */
-	u64 remaining;
-};
-
 #endif /* _VRAMPOOL_VRAM_MGR_TYPES_H_ */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests of how a FREE_BATCH finds a handle named twice
- * (vrampool_batch_first_repeat(), vrampool_batch.c): the lowest index
+ * (vrampool_batch_free_first_repeat(), vrampool_batch_free.c): the lowest index
  * whose handle an earlier index holds, whatever the order, the gaps, the
  * number of copies or the handle values (0 and 0xffffffff included);
  * the batch's size when every handle differs. Checked against the
@@ -21,7 +21,7 @@
 #include <drm/vrampool_accel.h>
 
 #include "vrampool_alloc_cache.h"
-#include "vrampool_batch.h"
+#include "vrampool_batch_free.h"
 #include "vrampool_client_types.h"
 
 static u32 repeat_of(struct kunit *test, const u32 *handles, u32 count)
@@ -29,7 +29,7 @@ static u32 repeat_of(struct kunit *test, const u32 *handles, u32 count)
 	u64 *keys = kunit_kcalloc(test, count ? count : 1, sizeof(*keys), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, keys);
-	return vrampool_batch_first_repeat(handles, count, keys);
+	return vrampool_batch_free_first_repeat(handles, count, keys);
 }
 
 /* The definition: the lowest i with handles[j] == handles[i] for a j < i. */
@@ -149,16 +149,16 @@ static void spares_first_in_order(struct kunit *test)
 	u32 i;
 
 	KUNIT_ASSERT_NOT_NULL(test, client);
-	KUNIT_ASSERT_TRUE(test, vrampool_alloc_record_get_bulk(client, 4, freed));
+	KUNIT_ASSERT_TRUE(test, vrampool_alloc_cache_get_bulk(client, 4, freed));
 	KUNIT_EXPECT_EQ(test, 0u, client->nr_spare);
 	for (i = 0; i < 4; i++) {
 		KUNIT_EXPECT_TRUE(test, is_zero(freed[i]));
 		scribble(freed[i]);
 	}
-	vrampool_alloc_record_put_bulk(client, freed, 4);
+	vrampool_alloc_cache_put_bulk(client, freed, 4);
 	KUNIT_EXPECT_EQ(test, 4u, client->nr_spare);
 
-	KUNIT_ASSERT_TRUE(test, vrampool_alloc_record_get_bulk(client, 6, got));
+	KUNIT_ASSERT_TRUE(test, vrampool_alloc_cache_get_bulk(client, 6, got));
 	KUNIT_EXPECT_EQ(test, 0u, client->nr_spare);
 	KUNIT_EXPECT_NULL(test, client->spare);
 	for (i = 0; i < 6; i++) {
@@ -166,9 +166,9 @@ static void spares_first_in_order(struct kunit *test)
 			KUNIT_EXPECT_PTR_EQ_MSG(test, freed[i], got[i], "record %u", i);
 		KUNIT_EXPECT_TRUE_MSG(test, is_zero(got[i]), "record %u not zeroed", i);
 	}
-	vrampool_alloc_record_put_bulk(client, got, 6);
+	vrampool_alloc_cache_put_bulk(client, got, 6);
 	KUNIT_EXPECT_EQ(test, 6u, client->nr_spare);
-	vrampool_alloc_record_drain(client);
+	vrampool_alloc_cache_drain(client);
 	KUNIT_EXPECT_EQ(test, 0u, client->nr_spare);
 	KUNIT_EXPECT_NULL(test, client->spare);
 }
@@ -187,27 +187,27 @@ static void spares_are_bounded(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, recs);
 
 	for (i = 0; i < n; i++) {
-		a = vrampool_alloc_record_get(client);
+		a = vrampool_alloc_cache_get(client);
 		KUNIT_ASSERT_NOT_NULL(test, a);
 		if (i == VRAMPOOL_SPARE_RECORDS - 1)
 			last = a;
-		vrampool_alloc_record_put(client, a);
+		vrampool_alloc_cache_put(client, a);
 		/* Each is the spare the next get takes: keep them apart. */
-		recs[i] = vrampool_alloc_record_get(client);
+		recs[i] = vrampool_alloc_cache_get(client);
 		KUNIT_ASSERT_PTR_EQ(test, (void *)a, recs[i]);
 	}
 	for (i = 0; i < n; i++)
-		vrampool_alloc_record_put(client, recs[i]);
+		vrampool_alloc_cache_put(client, recs[i]);
 	KUNIT_EXPECT_EQ(test, (u32)VRAMPOOL_SPARE_RECORDS, client->nr_spare);
 	/* The last one kept is the first taken. */
-	KUNIT_EXPECT_PTR_EQ(test, last, vrampool_alloc_record_get(client));
-	vrampool_alloc_record_put(client, last);
+	KUNIT_EXPECT_PTR_EQ(test, last, vrampool_alloc_cache_get(client));
+	vrampool_alloc_cache_put(client, last);
 
-	KUNIT_ASSERT_TRUE(test, vrampool_alloc_record_get_bulk(client, n, recs));
+	KUNIT_ASSERT_TRUE(test, vrampool_alloc_cache_get_bulk(client, n, recs));
 	KUNIT_EXPECT_EQ(test, 0u, client->nr_spare);
-	vrampool_alloc_record_put_bulk(client, recs, n);
+	vrampool_alloc_cache_put_bulk(client, recs, n);
 	KUNIT_EXPECT_EQ(test, (u32)VRAMPOOL_SPARE_RECORDS, client->nr_spare);
-	vrampool_alloc_record_drain(client);
+	vrampool_alloc_cache_drain(client);
 	KUNIT_EXPECT_EQ(test, 0u, client->nr_spare);
 }
 

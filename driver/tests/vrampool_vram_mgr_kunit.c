@@ -22,6 +22,7 @@
 #include <drm/ttm/ttm_resource.h>
 
 #include "vrampool_bo.h"
+#include "vrampool_vram_cursor.h"
 #include "vrampool_vram_mgr.h"
 
 struct vram_env {
