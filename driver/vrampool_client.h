@@ -27,7 +27,7 @@ struct drm_printer;
  *    holds two client locks, nor takes the clients lock under a client
  *    lock.
  * 2. &vrampool_client.sysfs_lock serialises a client's installs and their
- *    changes to its sysfs folders (client_install() in vrampool_client.c).
+ *    changes to its sysfs folders (client_install() in vrampool_install.c).
  * 3. &vrampool_client.lock protects all of a client: its pool set, its
  *    persistent pool, their pages and allocations, its handles, its
  *    generation and persistent mode. Every ioctl but GET_PARAM takes it.
@@ -51,7 +51,8 @@ struct drm_printer;
  * show() of it is active. So a folder is never added or removed with the
  * client lock held: an install adds folders before its swap and removes
  * them after it, under the sysfs lock only; open adds the client's folder
- * before the client can be reached, postclose removes it first of all.
+ * (vrampool_drv.c) before its file reaches userspace, postclose removes it
+ * first of all.
  * The device's folder, whose show()s take no driver lock, is removed when
  * the bus device is unbound, with every client folder in it.
  *

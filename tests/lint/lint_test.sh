@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The kernel code's static checks, as kselftest TAP: checkpatch --strict,
-# kernel-doc -Wall, sparse with W=1 (C=2), and the kernel's coccinelle
-# scripts (make coccicheck MODE=report). Each must report nothing on the
-# module's sources (driver/, driver/tests/, common/, uapi/). Each tool is
-# also run once on a small file with a known defect, so a tool that runs
-# but sees nothing (a broken path, a missing package) fails the test too.
+# kernel-doc -Wall, sparse with W=1 (C=2), the kernel's coccinelle
+# scripts (make coccicheck MODE=report), and the driver's structure rules
+# (structure.py: file sizes, calls between files, names). Each must report
+# nothing on the module's sources (driver/, driver/tests/, common/,
+# uapi/). Each tool is also run once on a small file with a known defect,
+# so a tool that runs but sees nothing (a broken path, a missing package)
+# fails the test too.
 #
 # Installed into the host tier by tests/lint/Makefile, which writes in
 # the paths below.
@@ -68,7 +70,7 @@ MODULE_LICENSE("GPL");
 CANARY
 echo 'obj-m := canary.o' > "$WORK/bad/Kbuild"
 
-plan 12
+plan 14
 
 # --- checkpatch ----------------------------------------------------------------
 "$KSRC/scripts/checkpatch.pl" --no-tree --strict --terse -f "${KFILES[@]}" \
@@ -113,6 +115,27 @@ if grep -q 'canary_nodoc() has no kernel-doc' "$WORK/kdoc_cov.canary" &&
 	result OK "the coverage check finds the canary's function without kernel-doc"
 else
 	result FAIL "the coverage check finds the canary's function without kernel-doc" "$WORK/kdoc_cov.canary"
+fi
+
+# --- structure: file size, call cycles, include pairs, names (DOC: Conventions)
+if python3 "$ROOT/tests/lint/structure.py" driver > "$WORK/structure.out" 2>&1; then
+	result OK "the driver's files keep DOC: Conventions (600 lines, no cycles, names)"
+else
+	result FAIL "the driver's files keep DOC: Conventions (600 lines, no cycles, names)" "$WORK/structure.out"
+fi
+# The canary: two files that call each other, one misnamed function.
+mkdir -p "$WORK/structure"
+printf '#include "vrampool_b.h"\nint vrampool_a_go(void)\n{\n\treturn vrampool_b_go();\n}\n' \
+	> "$WORK/structure/vrampool_a.c"
+printf '#include "vrampool_a.h"\nint vrampool_b_go(void)\n{\n\treturn vrampool_a_go();\n}\nint vrampool_c_go(void)\n{\n\treturn 0;\n}\n' \
+	> "$WORK/structure/vrampool_b.c"
+python3 "$ROOT/tests/lint/structure.py" "$WORK/structure" > "$WORK/structure.canary" 2>&1
+if grep -q 'vrampool_a.c and vrampool_b.c call each other' "$WORK/structure.canary" &&
+   grep -q "include each other's header" "$WORK/structure.canary" &&
+   grep -q 'vrampool_c_go() is not named vrampool_b_<verb>()' "$WORK/structure.canary"; then
+	result OK "the structure check finds the canary's cycle and misnamed function"
+else
+	result FAIL "the structure check finds the canary's cycle and misnamed function" "$WORK/structure.canary"
 fi
 
 # --- sparse (C=2 checks every file) with W=1 -----------------------------------
