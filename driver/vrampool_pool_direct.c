@@ -16,7 +16,9 @@
 
 #include <linux/slab.h>
 
+#include "vrampool_pool_buffer.h"
 #include "vrampool_pool_internal.h"
+#include "vrampool_pool_page.h"
 
 /* The first room of the vacant stack, in slots. */
 #define VACANT_MIN_SIZE		16u

@@ -17,6 +17,7 @@
 #include <linux/sched.h>
 
 #include "vrampool_pool_internal.h"
+#include "vrampool_pool_page.h"
 
 /*
  * The running average is fixed point (no FPU in the kernel), with
@@ -85,7 +86,7 @@ static int exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool
 
 	exclusive_average(pool, size);
 
-	ppage = vrampool_pool_first_fit(pool, size);
+	ppage = vrampool_pool_page_first_fit(pool, size);
 	if (ppage) {
 		vrampool_pool_page_take(ppage, a);
 		if (ppage->free_count)
@@ -140,8 +141,8 @@ static void exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 all
 	}
 	pool->last_check = alloc_nr;
 
-	for (ppage = vrampool_pool_first_free(pool); ppage; ppage = next) {
-		next = vrampool_pool_next_free(ppage);
+	for (ppage = vrampool_pool_page_first_free(pool); ppage; ppage = next) {
+		next = vrampool_pool_page_next_free(ppage);
 		ppage->free_count++;
 		if (explicit || ppage->free_count >= IDLE_CHECKS_TO_RELEASE)
 			vrampool_pool_page_release(ppage);

@@ -11,9 +11,11 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
-#include <kunit/visibility.h>
+#include <linux/xarray.h>
 
+#include "vrampool_pool_buffer.h"
 #include "vrampool_pool_internal.h"
+#include "vrampool_pool_page.h"
 
 /* Count a buffer of @size in (@delta 1) or out (-1) of its bucket. */
 static int sizes_add(struct vrampool_pool *pool, u64 size, long delta)
@@ -38,20 +40,13 @@ static void persistent_page_fini(struct vrampool_pool_page *ppage)
 	sizes_add(ppage->pool, ppage->size, -1);
 }
 
-/**
- * vrampool_pool_has_size() - whether the persistent pool has a bucket for a size
- * @pool: the persistent pool
- * @size: the requested size, before alignment
- *
- * Return: true if a buffer (free or not) of the aligned size exists.
- */
-bool vrampool_pool_has_size(struct vrampool_pool *pool, u64 size)
+/* A bucket is there while a buffer of its size, free or not, is. */
+static bool persistent_has_size(struct vrampool_pool *pool, u64 size)
 {
 	u64 eff;
 
 	return vrampool_pool_effective_size(pool, size, &eff) && xa_load(&pool->sizes, eff);
 }
-EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_has_size);
 
 const struct vrampool_pool_ops vrampool_pool_persistent_ops = {
 	.accepts = vrampool_pool_buffer_accepts,
@@ -61,4 +56,5 @@ const struct vrampool_pool_ops vrampool_pool_persistent_ops = {
 	.page_init = persistent_page_init,
 	.page_fini = persistent_page_fini,
 	.free_before = vrampool_pool_buffer_free_before,
+	.has_size = persistent_has_size,
 };

@@ -19,6 +19,8 @@
 #include <linux/sched.h>
 
 #include "vrampool_pool_internal.h"
+#include "vrampool_pool_page.h"
+#include "vrampool_slices.h"
 
 /*
  * The near-page rule: an uncapped pool also takes a request above 80% of a
@@ -75,12 +77,12 @@ static bool sliced_insert(struct vrampool_pool_page *ppage, u64 eff, struct vram
 
 	a->ppage = ppage;
 	ppage->live++;
-	vrampool_pool_fit_set(ppage, sliced_largest_hole(ppage));
+	vrampool_pool_page_fit_set(ppage, sliced_largest_hole(ppage));
 	return true;
 }
 
 /*
- * The oldest page with a hole that fits (vrampool_pool_first_fit() over the
+ * The oldest page with a hole that fits (vrampool_pool_page_first_fit() over the
  * pages, oldest first, by largest hole), else a new page unless the pool is
  * capped and full. (A zero-size request never comes here: it takes no page.)
  */
@@ -93,7 +95,7 @@ static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 	/* Accepted sizes are at most the page size, a multiple of the alignment. */
 	vrampool_pool_effective_size(pool, size, &eff);
 
-	ppage = vrampool_pool_first_fit(pool, eff);
+	ppage = vrampool_pool_page_first_fit(pool, eff);
 	if (ppage)
 		return sliced_insert(ppage, eff, a) ? 0 : -ENOSPC;
 
@@ -107,7 +109,7 @@ static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 		return PTR_ERR(ppage);
 
 	ppage->fit = sliced_largest_hole(ppage);
-	vrampool_pool_tree_add(ppage);
+	vrampool_pool_page_tree_add(ppage);
 	sliced_insert(ppage, eff, a);
 	return 0;
 }
@@ -134,7 +136,7 @@ static u32 sliced_alloc_run(const struct vrampool_alloc *prev, u64 size,
 	if (!i)
 		return 0;
 	ppage->live += i;
-	vrampool_pool_fit_set(ppage, sliced_largest_hole(ppage));
+	vrampool_pool_page_fit_set(ppage, sliced_largest_hole(ppage));
 	return i;
 }
 
@@ -142,7 +144,7 @@ static void sliced_free(struct vrampool_alloc *a)
 {
 	vrampool_slices_remove(&a->ppage->slices, &a->slice);
 	a->ppage->live--;
-	vrampool_pool_fit_set(a->ppage, sliced_largest_hole(a->ppage));
+	vrampool_pool_page_fit_set(a->ppage, sliced_largest_hole(a->ppage));
 }
 
 /* As sliced_free() of each, the last first; the page's fit set once. */
@@ -154,7 +156,7 @@ static void sliced_free_run(struct vrampool_alloc *const *a, u32 count)
 	for (i = count; i-- > 0;)
 		vrampool_slices_remove(&ppage->slices, &a[i]->slice);
 	ppage->live -= count;
-	vrampool_pool_fit_set(ppage, sliced_largest_hole(ppage));
+	vrampool_pool_page_fit_set(ppage, sliced_largest_hole(ppage));
 }
 
 /* Pages are visited oldest first. */

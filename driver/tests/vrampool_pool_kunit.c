@@ -21,6 +21,7 @@
 
 #include "vrampool_pool.h"
 #include "vrampool_pool_internal.h"
+#include "vrampool_pool_page.h"
 
 struct fake_backing {
 	struct vrampool_backing base;
@@ -738,7 +739,7 @@ static void persistent_reuse_order(struct kunit *test)
  * pages oldest first; exclusive reuse by fewest idle checks, then age;
  * direct slots and reclaim in slot order; persistent reuse oldest first),
  * with vrampool's deliberate differences: a slice spans its padding, and
- * page indices follow the rule of vrampool_pool.c rather than CubeCL's
+ * page indices follow the rule of vrampool_pool_page.c rather than CubeCL's
  * renumbering. Seeded random operations run on a pool and on the model, and
  * every placement, page, index, idle count and statistic must agree. Apart
  * from the model, each sliced placement is checked against the order
@@ -1281,7 +1282,7 @@ static void zero_size_takes_no_page(struct kunit *test)
 }
 
 /*
- * The page vrampool_pool_first_fit() finds is the one a walk of the free
+ * The page vrampool_pool_page_first_fit() finds is the one a walk of the free
  * pages in reuse order, from the first, stops at: over a tree of free
  * pages of many sizes and idle counts, for every size around each page's.
  */
@@ -1289,10 +1290,10 @@ static void zero_size_takes_no_page(struct kunit *test)
 
 static struct vrampool_pool_page *walk_first_fit(struct vrampool_pool *pool, u64 size)
 {
-	struct vrampool_pool_page *ppage = vrampool_pool_first_free(pool);
+	struct vrampool_pool_page *ppage = vrampool_pool_page_first_free(pool);
 
 	while (ppage && ppage->size < size)
-		ppage = vrampool_pool_next_free(ppage);
+		ppage = vrampool_pool_page_next_free(ppage);
 	return ppage;
 }
 
@@ -1317,17 +1318,17 @@ static void exclusive_first_fit_is_the_walk(struct kunit *test)
 				a[i] = alloc_ok(test, pool, prandom_u32_state(&rnd) % SZ_1M);
 			}
 		}
-		for (ppage = vrampool_pool_first_free(pool); ppage;
-		     ppage = vrampool_pool_next_free(ppage)) {
+		for (ppage = vrampool_pool_page_first_free(pool); ppage;
+		     ppage = vrampool_pool_page_next_free(ppage)) {
 			for (size = ppage->size - !!ppage->size; size <= ppage->size + 1; size++) {
-				KUNIT_ASSERT_PTR_EQ(test, vrampool_pool_first_fit(pool, size),
+				KUNIT_ASSERT_PTR_EQ(test, vrampool_pool_page_first_fit(pool, size),
 						    walk_first_fit(pool, size));
 				checked++;
 			}
 		}
-		KUNIT_ASSERT_PTR_EQ(test, vrampool_pool_first_fit(pool, 0),
+		KUNIT_ASSERT_PTR_EQ(test, vrampool_pool_page_first_fit(pool, 0),
 				    walk_first_fit(pool, 0));
-		KUNIT_ASSERT_NULL(test, vrampool_pool_first_fit(pool, SZ_1M + 1));
+		KUNIT_ASSERT_NULL(test, vrampool_pool_page_first_fit(pool, SZ_1M + 1));
 	}
 	KUNIT_EXPECT_GT(test, checked, 100);	/* the rounds left free pages to check */
 
