@@ -54,27 +54,28 @@ struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry 
 					   u32 index, u64 alignment,
 					   const struct vrampool_backing *backing)
 {
+	const struct vrampool_pool_ops *ops;
 	struct vrampool_pool *pool;
 
 	if (WARN_ON(config->type >= ARRAY_SIZE(pool_types) || !pool_types[config->type]))
 		return NULL;
 
-	pool = kzalloc(sizeof(*pool), GFP_KERNEL_ACCOUNT);
+	ops = pool_types[config->type];
+	pool = kzalloc(ops->size, GFP_KERNEL_ACCOUNT);
 	if (!pool)
 		return NULL;
 
 	pool->config = *config;
-	pool->ops = pool_types[config->type];
+	pool->ops = ops;
 	pool->index = index;
 	pool->alignment = alignment;
 	pool->backing = backing;
 	xa_init_flags(&pool->pages, XA_FLAGS_ALLOC | XA_FLAGS_ACCOUNT);
-	xa_init_flags(&pool->sizes, XA_FLAGS_ACCOUNT);
 	INIT_LIST_HEAD(&pool->by_age);
 	pool->fit_tree = RB_ROOT_CACHED;
 
-	if (pool->ops->init)
-		pool->ops->init(pool);
+	if (ops->init)
+		ops->init(pool);
 	return pool;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_create);
@@ -90,8 +91,8 @@ u64 vrampool_pool_destroy(struct vrampool_pool *pool)
 {
 	u64 released = vrampool_pool_page_release_all(pool);
 
-	xa_destroy(&pool->sizes);
-	kvfree(pool->vacant);
+	if (pool->ops->fini)
+		pool->ops->fini(pool);
 	kfree(pool);
 	return released;
 }

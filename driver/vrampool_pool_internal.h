@@ -11,7 +11,9 @@
 #ifndef _VRAMPOOL_POOL_INTERNAL_H_
 #define _VRAMPOOL_POOL_INTERNAL_H_
 
+#include <linux/build_bug.h>
 #include <linux/math.h>
+#include <linux/stddef.h>
 #include <linux/overflow.h>
 
 #include "vrampool_pool_types.h"
@@ -25,10 +27,21 @@
  */
 struct vrampool_pool_ops {
 	/**
+	 * @size: bytes of the type's pool struct, which embeds its &struct
+	 * vrampool_pool first (VRAMPOOL_POOL_SIZE()): what
+	 * vrampool_pool_create() allocates, zeroed
+	 */
+	size_t size;
+	/**
 	 * @init: optional: set up the type's fields of a new pool, whose
 	 * config, index, alignment and backing are set
 	 */
 	void (*init)(struct vrampool_pool *pool);
+	/**
+	 * @fini: optional: free what the type's fields hold, before
+	 * vrampool_pool_destroy() frees the pool; its pages are released
+	 */
+	void (*fini)(struct vrampool_pool *pool);
 	/** @accepts: whether the pool may serve @size (it may still be full) */
 	bool (*accepts)(const struct vrampool_pool *pool, u64 size);
 	/**
@@ -108,10 +121,24 @@ struct vrampool_pool_ops {
 	bool (*has_size)(struct vrampool_pool *pool, u64 size);
 };
 
+/**
+ * VRAMPOOL_POOL_SIZE() - &vrampool_pool_ops.size of a pool type
+ * @type: the type's pool struct, whose first member is its &struct
+ *	  vrampool_pool, named base, which container_of() reaches it from
+ *
+ * The embedded pool comes first, so that vrampool_pool_destroy() frees
+ * the whole struct through it; a build fails if it does not.
+ */
+#define VRAMPOOL_POOL_SIZE(type) \
+	(sizeof(type) + BUILD_BUG_ON_ZERO(offsetof(type, base) != 0))
+
 extern const struct vrampool_pool_ops vrampool_pool_sliced_ops;
 extern const struct vrampool_pool_ops vrampool_pool_exclusive_ops;
 extern const struct vrampool_pool_ops vrampool_pool_direct_ops;
 extern const struct vrampool_pool_ops vrampool_pool_persistent_ops;
+
+/* For the KUnit tests: an exclusive pool's running average. */
+u64 vrampool_pool_exclusive_average(const struct vrampool_pool *pool);
 
 /**
  * vrampool_pool_effective_size() - a size rounded up to the device alignment

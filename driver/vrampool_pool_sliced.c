@@ -16,6 +16,7 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/container_of.h>
 #include <linux/sched.h>
 
 #include "vrampool_pool_internal.h"
@@ -46,10 +47,25 @@ static bool sliced_near_page(u64 page, u64 size)
 	return scaled < page;
 }
 
+/**
+ * struct vrampool_pool_sliced - a sliced pool
+ */
+struct vrampool_pool_sliced {
+	/** @base: the pool */
+	struct vrampool_pool base;
+	/**
+	 * @max_pages: capped pools: the most pages they may hold
+	 * (max_pool_size / page_size); 0 for an uncapped pool
+	 */
+	u32 max_pages;
+};
+
+#define to_sliced(pool)	container_of_const(pool, struct vrampool_pool_sliced, base)
+
 static void sliced_init(struct vrampool_pool *pool)
 {
 	if (pool->config.flags & DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE)
-		pool->max_pages = pool->config.max_pool_size / pool->config.page_size;
+		to_sliced(pool)->max_pages = pool->config.max_pool_size / pool->config.page_size;
 }
 
 static bool sliced_accepts(const struct vrampool_pool *pool, u64 size)
@@ -58,7 +74,7 @@ static bool sliced_accepts(const struct vrampool_pool *pool, u64 size)
 
 	if (size <= min(pool->config.max_slice_size, page))
 		return true;
-	return !pool->max_pages && size <= page && sliced_near_page(page, size);
+	return !to_sliced(pool)->max_pages && size <= page && sliced_near_page(page, size);
 }
 
 /*
@@ -89,6 +105,7 @@ static bool sliced_insert(struct vrampool_pool_page *ppage, u64 eff, struct vram
 static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 			bool *full)
 {
+	u32 max_pages = to_sliced(pool)->max_pages;
 	struct vrampool_pool_page *ppage;
 	u64 eff;
 
@@ -99,7 +116,7 @@ static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 	if (ppage)
 		return sliced_insert(ppage, eff, a) ? 0 : -ENOSPC;
 
-	if (pool->max_pages && pool->stats.pages >= pool->max_pages) {
+	if (max_pages && pool->stats.pages >= max_pages) {
 		*full = true;
 		return -ENOSPC;
 	}
@@ -182,7 +199,7 @@ static void sliced_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_
 
 static u64 sliced_capacity(const struct vrampool_pool *pool)
 {
-	return (u64)pool->max_pages * pool->config.page_size;
+	return (u64)to_sliced(pool)->max_pages * pool->config.page_size;
 }
 
 static int sliced_page_init(struct vrampool_pool_page *ppage)
@@ -192,6 +209,7 @@ static int sliced_page_init(struct vrampool_pool_page *ppage)
 }
 
 const struct vrampool_pool_ops vrampool_pool_sliced_ops = {
+	.size = VRAMPOOL_POOL_SIZE(struct vrampool_pool_sliced),
 	.init = sliced_init,
 	.accepts = sliced_accepts,
 	.alloc = sliced_alloc,

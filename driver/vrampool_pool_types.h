@@ -159,7 +159,10 @@ struct vrampool_pool_stats {
 /**
  * struct vrampool_pool - a pool of any type
  *
- * All of it is protected by the owning client's lock.
+ * What every type has; each type's own state is in its struct, which
+ * embeds this one and is reached with container_of() in its file
+ * (vrampool_pool_<type>.c). All of it is protected by the owning client's
+ * lock.
  */
 struct vrampool_pool {
 	/**
@@ -171,11 +174,6 @@ struct vrampool_pool {
 	const struct vrampool_pool_ops *ops;
 	/** @index: position in the layout, or DRM_VRAMPOOL_PERSISTENT_POOL */
 	u32 index;
-	/**
-	 * @max_pages: capped sliced pools: the most pages they may hold
-	 * (max_pool_size / page_size); 0 for every other pool
-	 */
-	u32 max_pages;
 	/** @alignment: the device alignment, a power of two */
 	u64 alignment;
 	/** @backing: where pages get memory */
@@ -202,30 +200,6 @@ struct vrampool_pool {
 	 * subtree augmented with its largest fit (&vrampool_pool_page.fit_max)
 	 */
 	struct rb_root_cached fit_tree;
-	/**
-	 * @vacant: direct pools only: the slots of released buffers, the most
-	 * recently released last; a new buffer takes the last one
-	 */
-	u32 *vacant;
-	/** @vacant_count: direct pools only: slots in @vacant */
-	u32 vacant_count;
-	/** @vacant_size: direct pools only: room in @vacant, at least @next_index */
-	u32 vacant_size;
-	/**
-	 * @avg: exclusive pools only: the running average request size in
-	 * bytes, fixed point with 16 fractional bits
-	 */
-	u64 avg;
-	/**
-	 * @last_check: exclusive pools only: the client's allocation count at
-	 * the last idle check
-	 */
-	u64 last_check;
-	/**
-	 * @sizes: persistent pool only: how many buffers, free or not, it holds
-	 * of each size (the key)
-	 */
-	struct xarray sizes;
 	/** @stats: usage */
 	struct vrampool_pool_stats stats;
 };
