@@ -322,7 +322,7 @@ bool vrampool_pool_page_unmark_busy(struct vrampool_pool_page *ppage)
  * @pool: the pool
  *
  * In index order: a direct pool's slot order, the order its released slots
- * go on &vrampool_pool.vacant in.
+ * go on &vrampool_pool_direct.vacant in.
  */
 void vrampool_pool_page_release_free(struct vrampool_pool *pool)
 {
