@@ -31,9 +31,17 @@ extern const struct drm_driver vrampool_drm_driver;
  *	replaced whole by each install (&struct vrampool_pool_set,
  *	vrampool_pool_set.c). The persistent pool (index 255) is not in it: it
  *	lives across installs.
+ * pool type
+ *	Sliced, exclusive, direct or persistent: one file each
+ *	(vrampool_pool_<type>.c), whose struct vrampool_pool_<type> embeds
+ *	the &struct vrampool_pool every type shares as its first member,
+ *	``base``, and is reached from it with to_<type>() (container_of()).
+ *	Only that file knows the type's fields; vrampool_pool.c dispatches
+ *	through the type's &struct vrampool_pool_ops.
  * pool page
  *	One VRAM buffer object a pool carves up or hands out whole
- *	(&struct vrampool_pool_page); a variable holding one is ``ppage``.
+ *	(&struct vrampool_pool_page, vrampool_pool_page.c); a variable
+ *	holding one is ``ppage``.
  *	The uapi's ``page``, ``page_size`` and ``DRM_VRAMPOOL_NO_PAGE`` are
  *	pool pages too.
  * CPU page
@@ -49,7 +57,7 @@ extern const struct drm_driver vrampool_drm_driver;
  * Headers: a struct is defined in <object>_types.h when another struct
  * embeds it, or when files that <object>.c calls into read its members
  * (vrampool_device_types.h, vrampool_client_types.h,
- * vrampool_vram_mgr_types.h). A _types.h holds types only and includes
+ * vrampool_pool_types.h, vrampool_vram_mgr_types.h). A _types.h holds types only and includes
  * only the headers of what its types embed. <object>.h includes it and
  * holds the prototypes and to_*() helpers. Any other struct is defined in
  * <object>.h, or in the .c file when nothing else needs it. No .c file

@@ -1,61 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * vrampool: what every pool type shares: creation, pages, accounting, the
- * single-allocation page helpers, and the dispatch to the type's
- * &struct vrampool_pool_ops (vrampool_pool_<type>.c).
- *
- * The direct pools and the persistent pool are both buffer pools (one buffer
- * per allocation, reused only at the same aligned size): their common
- * accepts, alloc and cleanup are here, and their files add what differs,
- * the reclaim watermark and the size buckets.
+ * vrampool: pools of any type, as the rest of the driver sees them:
+ * creation and destruction, the accounting of allocations, and the
+ * dispatch to the type's &struct vrampool_pool_ops
+ * (vrampool_pool_<type>.c). The types build on the pool pages
+ * (vrampool_pool_page.c) and, for direct and persistent pools, the buffer
+ * pools' common code (vrampool_pool_buffer.c).
  *
  * Pools belong to one client and are protected by its lock; they take no
  * lock of their own and no device-wide lock, except TTM's when a page is
  * created or released.
  *
  * Copyright (C) 2026 The vrampool authors
- */
-
-/**
- * DOC: page indices and page order
- *
- * A page's index, which ALLOC reports, is stable for the page's life and
- * unique among the pool's live pages. Sliced, exclusive and persistent pools
- * number pages as they make them, 0, 1, 2, ...: a new page takes the index
- * after the previous new page's, never the freed index of a released page,
- * so index order is creation order. After 0xfffffffe (0xffffffff is
- * %DRM_VRAMPOOL_NO_PAGE) numbering starts again from 0, skipping the
- * indices of live pages. A direct pool's page index is its slot, numbered
- * as CubeCL numbers slots: a new buffer takes the slot released last, else
- * a new slot after every other.
- *
- * The order a pool visits, reuses and reclaims pages in is CubeCL's, and is
- * kept apart from the index (&vrampool_pool_page.order), so that a wrapped
- * numbering does not change it:
- *
- * - sliced: first fit visits pages oldest first (&vrampool_pool.fit_tree),
- *   and an explicit cleanup releases them in that order (&vrampool_pool.by_age);
- * - exclusive: the free page that fits with the fewest idle checks, the
- *   oldest on a tie;
- * - persistent: the oldest free buffer of the size;
- * - direct: the free buffer of the size in the lowest slot; reclaim and
- *   cleanup release free buffers in slot order.
- *
- * Free single-allocation pages live in &vrampool_pool.fit_tree, sorted in
- * the type's reuse order, and so do all of a sliced pool's pages, oldest
- * first; each subtree knows the largest allocation a page of it can take
- * (its size, for a free single-allocation page; its largest hole, for a
- * sliced page). A free takes O(log n), a buffer pool finds its free buffer
- * of a size in O(log n), and exclusive and sliced pools find the first page
- * in their order that fits in O(log n) too (vrampool_pool_first_fit()),
- * however many pages there are. Free single-allocation pages are also
- * marked %VRAMPOOL_PAGE_FREE in &vrampool_pool.pages, for the walks in
- * index order that skip the busy pages (direct reclaim, cleanup). A page
- * taken again keeps its mark, which a FREE would only set again: each
- * change of a mark is a walk of the table, and a warm ALLOC and FREE of
- * the same page would make two. A walk of the marked pages drops the
- * marks of the busy pages it meets instead (vrampool_pool_page_unmark_busy()),
- * so each stale mark costs one step of one walk, after the FREE that set it.
  */
 
 /**
@@ -70,17 +26,12 @@
  * pages those walks visited.
  */
 
-#include <linux/rbtree_augmented.h>
-#include <linux/sched.h>
 #include <linux/slab.h>
 #include <kunit/visibility.h>
 
+#include "vrampool_pool.h"
 #include "vrampool_pool_internal.h"
-#include "vrampool_trace.h"
-#include "vrampool_xa.h"
-
-/* Page indices: every u32 but DRM_VRAMPOOL_NO_PAGE, which ALLOC reserves. */
-#define PAGE_INDEX_LIMIT	XA_LIMIT(0, DRM_VRAMPOOL_NO_PAGE - 1)
+#include "vrampool_pool_page.h"
 
 static const struct vrampool_pool_ops *const pool_types[] = {
 	[DRM_VRAMPOOL_POOL_EXCLUSIVE] = &vrampool_pool_exclusive_ops,
@@ -103,27 +54,28 @@ struct vrampool_pool *vrampool_pool_create(const struct drm_vrampool_pool_entry 
 					   u32 index, u64 alignment,
 					   const struct vrampool_backing *backing)
 {
+	const struct vrampool_pool_ops *ops;
 	struct vrampool_pool *pool;
 
 	if (WARN_ON(config->type >= ARRAY_SIZE(pool_types) || !pool_types[config->type]))
 		return NULL;
 
-	pool = kzalloc(sizeof(*pool), GFP_KERNEL_ACCOUNT);
+	ops = pool_types[config->type];
+	pool = kzalloc(ops->size, GFP_KERNEL_ACCOUNT);
 	if (!pool)
 		return NULL;
 
 	pool->config = *config;
-	pool->ops = pool_types[config->type];
+	pool->ops = ops;
 	pool->index = index;
 	pool->alignment = alignment;
 	pool->backing = backing;
 	xa_init_flags(&pool->pages, XA_FLAGS_ALLOC | XA_FLAGS_ACCOUNT);
-	xa_init_flags(&pool->sizes, XA_FLAGS_ACCOUNT);
 	INIT_LIST_HEAD(&pool->by_age);
 	pool->fit_tree = RB_ROOT_CACHED;
 
-	if (pool->ops->init)
-		pool->ops->init(pool);
+	if (ops->init)
+		ops->init(pool);
 	return pool;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_create);
@@ -137,395 +89,14 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_create);
  */
 u64 vrampool_pool_destroy(struct vrampool_pool *pool)
 {
-	struct vrampool_pool_page *ppage;
-	unsigned long index;
-	u64 released = 0;
+	u64 released = vrampool_pool_page_release_all(pool);
 
-	xa_for_each(&pool->pages, index, ppage) {
-		vrampool_pool_page_release(ppage);
-		released++;
-		cond_resched();
-	}
-	xa_destroy(&pool->pages);
-	xa_destroy(&pool->sizes);
-	kvfree(pool->vacant);
+	if (pool->ops->fini)
+		pool->ops->fini(pool);
 	kfree(pool);
 	return released;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_destroy);
-
-/*
- * The next index from where the last new page's left off, skipping the
- * indices of live pages and wrapping past PAGE_INDEX_LIMIT; the order is
- * creation order. -ENOSPC if every index is taken.
- */
-static int page_index_take(struct vrampool_pool_page *ppage)
-{
-	struct vrampool_pool *pool = ppage->pool;
-	int ret;
-
-	ret = vrampool_xa_alloc_next(&pool->pages, &ppage->index, ppage, PAGE_INDEX_LIMIT,
-				     &pool->next_index, GFP_KERNEL_ACCOUNT);
-	if (ret < 0)
-		return ret == -EBUSY ? -ENOSPC : ret;
-
-	ppage->order = pool->pages_made;
-	return 0;
-}
-
-/**
- * vrampool_pool_page_new() - make a new, backed page for a pool
- * @pool: the pool
- * @size: its size in bytes
- *
- * The page goes last in creation order, and takes its index last, once
- * nothing else can fail: a failed page leaves the numbering as it was.
- *
- * Return: the page, or an ERR_PTR(): -ENOSPC when the device is full,
- * -EDQUOT at the client's page limit, -ENOMEM, -EINTR.
- */
-struct vrampool_pool_page *vrampool_pool_page_new(struct vrampool_pool *pool, u64 size)
-{
-	const struct vrampool_pool_ops *ops = pool->ops;
-	struct vrampool_pool_stats *st = &pool->stats;
-	struct vrampool_pool_page *ppage;
-	int ret;
-
-	ppage = kzalloc(sizeof(*ppage), GFP_KERNEL_ACCOUNT);
-	if (!ppage)
-		return ERR_PTR(-ENOMEM);
-
-	ppage->pool = pool;
-	ppage->size = size;
-	RB_CLEAR_NODE(&ppage->fit_node);
-
-	if (ops->page_init) {
-		ret = ops->page_init(ppage);
-		if (ret)
-			goto err_free;
-	}
-
-	ret = pool->backing->back(pool->backing, ppage);
-	if (ret)
-		goto err_page_fini;
-
-	ret = ops->index_take ? ops->index_take(ppage) : page_index_take(ppage);
-	if (ret)
-		goto err_release;
-
-	list_add_tail(&ppage->age_link, &pool->by_age);
-	trace_vrampool_page_create(pool->backing->owner, pool->index, ppage->index, size);
-	pool->pages_made++;
-	st->pages++;
-	st->pages_peak = max(st->pages_peak, st->pages);
-	st->reserved += size;
-	st->vram += ppage->vram;
-	return ppage;
-
-err_release:
-	pool->backing->release(pool->backing, ppage);
-err_page_fini:
-	if (ops->page_fini)
-		ops->page_fini(ppage);
-err_free:
-	kfree(ppage);
-	return ERR_PTR(ret);
-}
-
-static struct vrampool_pool_page *tree_page_of(struct rb_node *node)
-{
-	return rb_entry(node, struct vrampool_pool_page, fit_node);
-}
-
-static u64 page_fit(const struct vrampool_pool_page *ppage)
-{
-	return ppage->fit;
-}
-
-/* Keeps &vrampool_pool_page.fit_max, the largest fit of each subtree. */
-RB_DECLARE_CALLBACKS_MAX(static, fit_tree_augment, struct vrampool_pool_page, fit_node,
-			 u64, fit_max, page_fit)
-
-/* Take a page out of the fit tree, if it is there (its free mark stays). */
-static void fit_tree_remove(struct vrampool_pool_page *ppage)
-{
-	struct vrampool_pool *pool = ppage->pool;
-
-	if (RB_EMPTY_NODE(&ppage->fit_node))
-		return;
-	rb_erase_augmented_cached(&ppage->fit_node, &pool->fit_tree, &fit_tree_augment);
-	RB_CLEAR_NODE(&ppage->fit_node);
-}
-
-static bool fit_tree_less(struct rb_node *a, const struct rb_node *b)
-{
-	const struct vrampool_pool_page *pa = tree_page_of(a);
-	const struct vrampool_pool_page *pb = rb_entry(b, const struct vrampool_pool_page,
-						       fit_node);
-
-	return pa->pool->ops->free_before(pa, pb);
-}
-
-/**
- * vrampool_pool_tree_add() - put a page into its pool's fit tree
- * @ppage: the page, its order and &vrampool_pool_page.fit set
- *
- * At its place in the type's order (&vrampool_pool_ops.free_before), in
- * O(log n).
- */
-void vrampool_pool_tree_add(struct vrampool_pool_page *ppage)
-{
-	ppage->fit_max = ppage->fit;
-	rb_add_augmented_cached(&ppage->fit_node, &ppage->pool->fit_tree, fit_tree_less,
-				&fit_tree_augment);
-}
-
-/**
- * vrampool_pool_fit_set() - a page in the fit tree can now take another size
- * @ppage: a page in its pool's &vrampool_pool.fit_tree
- * @fit: the largest allocation it can take now
- *
- * Updates the largest fit of the subtrees above it, in O(log n).
- */
-void vrampool_pool_fit_set(struct vrampool_pool_page *ppage, u64 fit)
-{
-	ppage->fit = fit;
-	fit_tree_augment.propagate(&ppage->fit_node, NULL);
-}
-
-/**
- * vrampool_pool_first_fit() - the first page of the fit tree that can take a size
- * @pool: a pool
- * @size: the bytes the page must take
- *
- * The page a walk of &vrampool_pool.fit_tree from its first page would
- * stop at, found in O(log n): a subtree whose largest fit is too small is
- * skipped whole, and a left subtree with a page that fits holds the first.
- *
- * Return: the page, or NULL if no page of the tree can take @size bytes.
- */
-struct vrampool_pool_page *vrampool_pool_first_fit(struct vrampool_pool *pool, u64 size)
-{
-	struct rb_node *node = pool->fit_tree.rb_root.rb_node;
-	struct vrampool_pool_page *ppage;
-
-	while (node && tree_page_of(node)->fit_max >= size) {
-		ppage = tree_page_of(node);
-		if (node->rb_left && tree_page_of(node->rb_left)->fit_max >= size) {
-			node = node->rb_left;
-			continue;
-		}
-		if (ppage->fit >= size)
-			return ppage;
-		node = node->rb_right;
-	}
-	return NULL;
-}
-EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_first_fit);
-
-/**
- * vrampool_pool_page_release() - give a page with no live allocation back
- * @ppage: the page
- */
-void vrampool_pool_page_release(struct vrampool_pool_page *ppage)
-{
-	struct vrampool_pool *pool = ppage->pool;
-	struct vrampool_pool_stats *st = &pool->stats;
-
-	fit_tree_remove(ppage);
-	xa_erase(&pool->pages, ppage->index);
-	list_del(&ppage->age_link);
-	if (pool->ops->index_put)
-		pool->ops->index_put(ppage);
-	if (pool->ops->page_fini)
-		pool->ops->page_fini(ppage);
-
-	st->pages--;
-	st->reserved -= ppage->size;
-	st->vram -= ppage->vram;
-
-	trace_vrampool_page_release(pool->backing->owner, pool->index, ppage->index, ppage->size);
-	pool->backing->release(pool->backing, ppage);
-	kfree(ppage);
-}
-
-/**
- * vrampool_pool_page_take() - give a single-allocation page to an allocation
- * @ppage: a free page from &vrampool_pool.fit_tree, or a new page
- * @a: the allocation, its pool and size set, its effective size at most
- *     the page size (the padding is computed: vrampool_alloc_padding())
- *
- * The inverse of vrampool_pool_page_put_back().
- */
-void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_alloc *a)
-{
-	fit_tree_remove(ppage);
-	ppage->alloc = a;
-	ppage->live = 1;
-	a->ppage = ppage;
-	a->slice.offset = 0;
-}
-
-/**
- * vrampool_pool_page_put_back() - free the allocation of a single-allocation page
- * @a: the allocation
- *
- * Its page goes into the free tree, at its place in the type's reuse order,
- * and is marked free in &vrampool_pool.pages unless it still is.
- */
-void vrampool_pool_page_put_back(struct vrampool_alloc *a)
-{
-	struct vrampool_pool_page *ppage = a->ppage;
-	struct vrampool_pool *pool = ppage->pool;
-
-	ppage->alloc = NULL;
-	ppage->live = 0;
-	ppage->fit = ppage->size;
-	vrampool_pool_tree_add(ppage);
-	if (!ppage->free_marked) {
-		xa_set_mark(&pool->pages, ppage->index, VRAMPOOL_PAGE_FREE);
-		ppage->free_marked = true;
-	}
-}
-
-/**
- * vrampool_pool_page_unmark_busy() - drop the free mark of a page taken again
- * @ppage: a page a walk of the %VRAMPOOL_PAGE_FREE marks found
- *
- * Return: true if @ppage is busy (its stale mark is gone now): the walk
- * skips it.
- */
-bool vrampool_pool_page_unmark_busy(struct vrampool_pool_page *ppage)
-{
-	if (!ppage->live)
-		return false;
-	xa_clear_mark(&ppage->pool->pages, ppage->index, VRAMPOOL_PAGE_FREE);
-	ppage->free_marked = false;
-	return true;
-}
-
-/**
- * vrampool_pool_release_free_pages() - release every free single-allocation page
- * @pool: the pool
- *
- * In index order: a direct pool's slot order, the order its released slots
- * go on &vrampool_pool.vacant in.
- */
-void vrampool_pool_release_free_pages(struct vrampool_pool *pool)
-{
-	struct vrampool_pool_page *ppage;
-	unsigned long index;
-
-	xa_for_each_marked(&pool->pages, index, ppage, VRAMPOOL_PAGE_FREE) {
-		if (!vrampool_pool_page_unmark_busy(ppage))
-			vrampool_pool_page_release(ppage);
-		cond_resched();
-	}
-}
-
-static int buffer_size_cmp(const void *key, const struct rb_node *node)
-{
-	const struct vrampool_pool_page *ppage = rb_entry(node, struct vrampool_pool_page,
-							  fit_node);
-	u64 size = *(const u64 *)key;
-
-	if (size != ppage->size)
-		return size < ppage->size ? -1 : 1;
-	return 0;
-}
-
-/**
- * vrampool_pool_buffer_find_free() - the free buffer of a size reused first
- * @pool: a direct or persistent pool
- * @size: the buffer size wanted, exactly
- *
- * Return: the free buffer of @size that comes first in the pool's order
- * (the oldest; in a direct pool the lowest slot), or NULL.
- */
-struct vrampool_pool_page *vrampool_pool_buffer_find_free(struct vrampool_pool *pool, u64 size)
-{
-	struct rb_node *node = rb_find_first(&size, &pool->fit_tree.rb_root, buffer_size_cmp);
-
-	return node ? rb_entry(node, struct vrampool_pool_page, fit_node) : NULL;
-}
-
-/**
- * vrampool_pool_buffer_free_before() - &vrampool_pool_ops.free_before of buffer pools
- * @a: a free buffer
- * @b: another free buffer of the same pool
- *
- * Free buffers are sorted by size, then by order: each size's buffers are
- * together, the one to reuse first leading.
- *
- * Return: whether @a comes before @b.
- */
-bool vrampool_pool_buffer_free_before(const struct vrampool_pool_page *a,
-				      const struct vrampool_pool_page *b)
-{
-	if (a->size != b->size)
-		return a->size < b->size;
-	return a->order < b->order;
-}
-
-/**
- * vrampool_pool_buffer_accepts() - &vrampool_pool_ops.accepts of buffer pools
- * @pool: a direct or persistent pool
- * @size: the requested size
- *
- * Return: true unless aligning @size passes U64_MAX: a buffer pool serves
- * any size it can align.
- */
-bool vrampool_pool_buffer_accepts(const struct vrampool_pool *pool, u64 size)
-{
-	u64 eff;
-
-	return vrampool_pool_effective_size(pool, size, &eff);
-}
-
-/**
- * vrampool_pool_buffer_alloc() - &vrampool_pool_ops.alloc of buffer pools
- * @pool: a direct or persistent pool
- * @size: the size; aligning it does not overflow
- * @a: the allocation
- * @full: unused: buffer pools are never capped
- *
- * Places @a in the free buffer of its aligned size that comes first in the
- * pool's order, else in a new buffer of that size.
- *
- * Return: 0 or a negative errno from vrampool_pool_page_new().
- */
-int vrampool_pool_buffer_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
-			       bool *full)
-{
-	struct vrampool_pool_page *ppage;
-	u64 eff;
-
-	vrampool_pool_effective_size(pool, size, &eff);
-
-	ppage = vrampool_pool_buffer_find_free(pool, eff);
-	if (!ppage) {
-		ppage = vrampool_pool_page_new(pool, eff);
-		if (IS_ERR(ppage))
-			return PTR_ERR(ppage);
-	}
-
-	vrampool_pool_page_take(ppage, a);
-	return 0;
-}
-
-/**
- * vrampool_pool_buffer_cleanup() - &vrampool_pool_ops.cleanup of buffer pools
- * @pool: a direct or persistent pool
- * @explicit: an explicit cleanup; buffer pools have no periodic pass
- * @alloc_nr: unused
- *
- * An explicit cleanup releases every free buffer.
- */
-void vrampool_pool_buffer_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr)
-{
-	if (explicit)
-		vrampool_pool_release_free_pages(pool);
-}
 
 /**
  * vrampool_alloc_padding() - the alignment padding after an allocation
@@ -766,3 +337,16 @@ u64 vrampool_pool_capacity(const struct vrampool_pool *pool)
 	return pool->ops->capacity ? pool->ops->capacity(pool) : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_capacity);
+
+/**
+ * vrampool_pool_has_size() - whether the persistent pool has a bucket for a size
+ * @pool: the persistent pool
+ * @size: the requested size, before alignment
+ *
+ * Return: true if a buffer (free or not) of the aligned size exists.
+ */
+bool vrampool_pool_has_size(struct vrampool_pool *pool, u64 size)
+{
+	return pool->ops->has_size && pool->ops->has_size(pool, size);
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_has_size);

@@ -14,55 +14,86 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/container_of.h>
 #include <linux/slab.h>
 
+#include "vrampool_pool_buffer.h"
 #include "vrampool_pool_internal.h"
+#include "vrampool_pool_page.h"
 
 /* The first room of the vacant stack, in slots. */
 #define VACANT_MIN_SIZE		16u
+
+/**
+ * struct vrampool_pool_direct - a direct pool
+ *
+ * Its slots made so far, the next new slot, are &vrampool_pool.next_index.
+ */
+struct vrampool_pool_direct {
+	/** @base: the pool */
+	struct vrampool_pool base;
+	/**
+	 * @vacant: the slots of released buffers, the most recently released
+	 * last; a new buffer takes the last one
+	 */
+	u32 *vacant;
+	/** @vacant_count: slots in @vacant */
+	u32 vacant_count;
+	/** @vacant_size: room in @vacant, at least &vrampool_pool.next_index */
+	u32 vacant_size;
+};
+
+#define to_direct(pool)	container_of_const(pool, struct vrampool_pool_direct, base)
+
+static void direct_fini(struct vrampool_pool *pool)
+{
+	kvfree(to_direct(pool)->vacant);
+}
 
 /*
  * Room on the vacant stack for every slot made, the next new one included:
  * releasing a buffer, which cannot fail, then always has room to push.
  */
-static int vacant_grow(struct vrampool_pool *pool)
+static int vacant_grow(struct vrampool_pool_direct *direct)
 {
+	u32 slots = direct->base.next_index;
 	u32 *vacant;
 	u32 size;
 
-	if (pool->next_index < pool->vacant_size)
+	if (slots < direct->vacant_size)
 		return 0;
-	if (pool->next_index == DRM_VRAMPOOL_NO_PAGE)
+	if (slots == DRM_VRAMPOOL_NO_PAGE)
 		return -ENOSPC;		/* every slot a page index can name is live */
 
-	if (!pool->vacant_size)
+	if (!direct->vacant_size)
 		size = VACANT_MIN_SIZE;
-	else if (pool->vacant_size > DRM_VRAMPOOL_NO_PAGE / 2)
+	else if (direct->vacant_size > DRM_VRAMPOOL_NO_PAGE / 2)
 		size = DRM_VRAMPOOL_NO_PAGE;
 	else
-		size = pool->vacant_size * 2;
-	vacant = kvrealloc(pool->vacant, array_size(size, sizeof(*vacant)),
+		size = direct->vacant_size * 2;
+	vacant = kvrealloc(direct->vacant, array_size(size, sizeof(*vacant)),
 			   GFP_KERNEL_ACCOUNT);
 	if (!vacant)
 		return -ENOMEM;
 
-	pool->vacant = vacant;
-	pool->vacant_size = size;
+	direct->vacant = vacant;
+	direct->vacant_size = size;
 	return 0;
 }
 
 /* The slot released last, else a new one; committed once the page is stored. */
 static int direct_index_take(struct vrampool_pool_page *ppage)
 {
+	struct vrampool_pool_direct *direct = to_direct(ppage->pool);
 	struct vrampool_pool *pool = ppage->pool;
-	bool reuse = pool->vacant_count;
+	bool reuse = direct->vacant_count;
 	u32 slot;
 	int ret;
 
 	if (reuse) {
-		slot = pool->vacant[pool->vacant_count - 1];
+		slot = direct->vacant[direct->vacant_count - 1];
 	} else {
-		ret = vacant_grow(pool);
+		ret = vacant_grow(direct);
 		if (ret)
 			return ret;
 		slot = pool->next_index;
@@ -73,7 +104,7 @@ static int direct_index_take(struct vrampool_pool_page *ppage)
 		return ret;
 
 	if (reuse)
-		pool->vacant_count--;
+		direct->vacant_count--;
 	else
 		pool->next_index++;
 	ppage->index = slot;
@@ -83,10 +114,10 @@ static int direct_index_take(struct vrampool_pool_page *ppage)
 
 static void direct_index_put(struct vrampool_pool_page *ppage)
 {
-	struct vrampool_pool *pool = ppage->pool;
+	struct vrampool_pool_direct *direct = to_direct(ppage->pool);
 
 	/* The slot is not on the stack yet, and every other one fits. */
-	pool->vacant[pool->vacant_count++] = ppage->index;
+	direct->vacant[direct->vacant_count++] = ppage->index;
 }
 
 static bool above_watermark(const struct vrampool_pool *pool, u64 eff)
@@ -132,6 +163,8 @@ static int direct_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 }
 
 const struct vrampool_pool_ops vrampool_pool_direct_ops = {
+	.size = VRAMPOOL_POOL_SIZE(struct vrampool_pool_direct),
+	.fini = direct_fini,
 	.accepts = vrampool_pool_buffer_accepts,
 	.alloc = direct_alloc,
 	.free = vrampool_pool_page_put_back,

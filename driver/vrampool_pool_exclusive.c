@@ -14,9 +14,12 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/container_of.h>
 #include <linux/sched.h>
+#include <kunit/visibility.h>
 
 #include "vrampool_pool_internal.h"
+#include "vrampool_pool_page.h"
 
 /*
  * The running average is fixed point (no FPU in the kernel), with
@@ -39,25 +42,58 @@
  */
 #define NEW_PAGE_IDLE_COUNT	4
 
+/**
+ * struct vrampool_pool_exclusive - an exclusive pool
+ */
+struct vrampool_pool_exclusive {
+	/** @base: the pool */
+	struct vrampool_pool base;
+	/**
+	 * @avg: the running average request size in bytes, fixed point with
+	 * AVG_FRAC_BITS fractional bits
+	 */
+	u64 avg;
+	/** @last_check: the client's allocation count at the last idle check */
+	u64 last_check;
+};
+
+#define to_exclusive(pool)	container_of_const(pool, struct vrampool_pool_exclusive, base)
+
 /* The average starts at half the largest size the pool serves. */
 static void exclusive_init(struct vrampool_pool *pool)
 {
-	pool->avg = min(pool->config.max_alloc_size / 2, AVG_MAX_INPUT) << AVG_FRAC_BITS;
+	to_exclusive(pool)->avg = min(pool->config.max_alloc_size / 2, AVG_MAX_INPUT) <<
+				  AVG_FRAC_BITS;
 }
+
+/**
+ * vrampool_pool_exclusive_average() - an exclusive pool's running average
+ * @pool: an exclusive pool
+ *
+ * For the KUnit tests.
+ *
+ * Return: the average request size in bytes, fixed point with 16
+ * fractional bits.
+ */
+u64 vrampool_pool_exclusive_average(const struct vrampool_pool *pool)
+{
+	return to_exclusive(pool)->avg;
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_exclusive_average);
 
 static bool exclusive_accepts(const struct vrampool_pool *pool, u64 size)
 {
 	return size <= pool->config.max_alloc_size;
 }
 
-static void exclusive_average(struct vrampool_pool *pool, u64 size)
+static void exclusive_average(struct vrampool_pool_exclusive *excl, u64 size)
 {
 	u64 s = min(size, AVG_MAX_INPUT) << AVG_FRAC_BITS;
 
-	if (s >= pool->avg)
-		pool->avg += (s - pool->avg) / AVG_STEP_DIVISOR;
+	if (s >= excl->avg)
+		excl->avg += (s - excl->avg) / AVG_STEP_DIVISOR;
 	else
-		pool->avg -= (pool->avg - s) / AVG_STEP_DIVISOR;
+		excl->avg -= (excl->avg - s) / AVG_STEP_DIVISOR;
 }
 
 /*
@@ -80,12 +116,13 @@ static bool exclusive_free_before(const struct vrampool_pool_page *a,
 static int exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 			   bool *full)
 {
+	struct vrampool_pool_exclusive *excl = to_exclusive(pool);
 	struct vrampool_pool_page *ppage;
 	u64 page_size;
 
-	exclusive_average(pool, size);
+	exclusive_average(excl, size);
 
-	ppage = vrampool_pool_first_fit(pool, size);
+	ppage = vrampool_pool_page_first_fit(pool, size);
 	if (ppage) {
 		vrampool_pool_page_take(ppage, a);
 		if (ppage->free_count)
@@ -94,7 +131,7 @@ static int exclusive_alloc(struct vrampool_pool *pool, u64 size, struct vrampool
 	}
 
 	/* Both are at most max_alloc_size, which is aligned. */
-	vrampool_pool_effective_size(pool, max(pool->avg >> AVG_FRAC_BITS, size), &page_size);
+	vrampool_pool_effective_size(pool, max(excl->avg >> AVG_FRAC_BITS, size), &page_size);
 	ppage = vrampool_pool_page_new(pool, page_size);
 	if (IS_ERR(ppage))
 		return PTR_ERR(ppage);
@@ -114,7 +151,7 @@ static u64 exclusive_periodic_due(const struct vrampool_pool *pool)
 
 	if (!(pool->config.flags & DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD))
 		return U64_MAX;
-	if (check_add_overflow(pool->last_check,
+	if (check_add_overflow(to_exclusive(pool)->last_check,
 			       pool->config.dealloc_period / IDLE_CHECKS_PER_PERIOD, &due))
 		return U64_MAX;
 	return due;
@@ -128,6 +165,7 @@ static u64 exclusive_periodic_due(const struct vrampool_pool *pool)
  */
 static void exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr)
 {
+	struct vrampool_pool_exclusive *excl = to_exclusive(pool);
 	struct vrampool_pool_page *ppage, *next;
 	u64 interval;
 
@@ -135,13 +173,13 @@ static void exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 all
 		if (!(pool->config.flags & DRM_VRAMPOOL_ENTRY_DEALLOC_PERIOD))
 			return;
 		interval = pool->config.dealloc_period / IDLE_CHECKS_PER_PERIOD;
-		if (alloc_nr - pool->last_check < interval)
+		if (alloc_nr - excl->last_check < interval)
 			return;
 	}
-	pool->last_check = alloc_nr;
+	excl->last_check = alloc_nr;
 
-	for (ppage = vrampool_pool_first_free(pool); ppage; ppage = next) {
-		next = vrampool_pool_next_free(ppage);
+	for (ppage = vrampool_pool_page_first_free(pool); ppage; ppage = next) {
+		next = vrampool_pool_page_next_free(ppage);
 		ppage->free_count++;
 		if (explicit || ppage->free_count >= IDLE_CHECKS_TO_RELEASE)
 			vrampool_pool_page_release(ppage);
@@ -150,6 +188,7 @@ static void exclusive_cleanup(struct vrampool_pool *pool, bool explicit, u64 all
 }
 
 const struct vrampool_pool_ops vrampool_pool_exclusive_ops = {
+	.size = VRAMPOOL_POOL_SIZE(struct vrampool_pool_exclusive),
 	.init = exclusive_init,
 	.accepts = exclusive_accepts,
 	.alloc = exclusive_alloc,

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What the pool types share, for vrampool_pool*.c only: the operations each
- * type implements, and the page helpers they build them from.
+ * What the pool files share, for vrampool_pool*.c only: the operations each
+ * type implements, and the device alignment's arithmetic. The page helpers
+ * the types build them from are in vrampool_pool_page.h, the buffer pools'
+ * in vrampool_pool_buffer.h.
  *
  * Copyright (C) 2026 The vrampool authors
  */
@@ -9,23 +11,37 @@
 #ifndef _VRAMPOOL_POOL_INTERNAL_H_
 #define _VRAMPOOL_POOL_INTERNAL_H_
 
+#include <linux/build_bug.h>
 #include <linux/math.h>
+#include <linux/stddef.h>
 #include <linux/overflow.h>
 
-#include "vrampool_pool.h"
+#include "vrampool_pool_types.h"
 
 /**
  * struct vrampool_pool_ops - what makes one pool type
  *
- * vrampool_pool.c calls these for every pool of the type; the optional ones
- * may be NULL. All run under the owning client's lock.
+ * vrampool_pool.c and vrampool_pool_page.c call these for every pool of
+ * the type; the optional ones may be NULL. All run under the owning
+ * client's lock.
  */
 struct vrampool_pool_ops {
+	/**
+	 * @size: bytes of the type's pool struct, which embeds its &struct
+	 * vrampool_pool first (VRAMPOOL_POOL_SIZE()): what
+	 * vrampool_pool_create() allocates, zeroed
+	 */
+	size_t size;
 	/**
 	 * @init: optional: set up the type's fields of a new pool, whose
 	 * config, index, alignment and backing are set
 	 */
 	void (*init)(struct vrampool_pool *pool);
+	/**
+	 * @fini: optional: free what the type's fields hold, before
+	 * vrampool_pool_destroy() frees the pool; its pages are released
+	 */
+	void (*fini)(struct vrampool_pool *pool);
 	/** @accepts: whether the pool may serve @size (it may still be full) */
 	bool (*accepts)(const struct vrampool_pool *pool, u64 size);
 	/**
@@ -83,7 +99,7 @@ struct vrampool_pool_ops {
 	/**
 	 * @index_take: optional: give a new, backed page its index and order
 	 * and store it in &vrampool_pool.pages: 0, or a negative errno with
-	 * nothing changed. NULL: the next index (vrampool_pool.c's rule) and
+	 * nothing changed. NULL: the next index (vrampool_pool_page.c's rule) and
 	 * creation order.
 	 */
 	int (*index_take)(struct vrampool_pool_page *ppage);
@@ -98,46 +114,31 @@ struct vrampool_pool_ops {
 	 * visits (sliced) its pages
 	 */
 	bool (*free_before)(const struct vrampool_pool_page *a, const struct vrampool_pool_page *b);
+	/**
+	 * @has_size: optional: whether the pool holds a buffer, free or not,
+	 * of @size aligned (vrampool_pool_has_size()); NULL: never
+	 */
+	bool (*has_size)(struct vrampool_pool *pool, u64 size);
 };
 
-/* The mark of the free single-allocation pages in &vrampool_pool.pages. */
-#define VRAMPOOL_PAGE_FREE	XA_MARK_1
-
 /**
- * vrampool_pool_first_free() - the free single-allocation page reused first
- * @pool: the pool
+ * VRAMPOOL_POOL_SIZE() - &vrampool_pool_ops.size of a pool type
+ * @type: the type's pool struct, whose first member is its &struct
+ *	  vrampool_pool, named base, which container_of() reaches it from
  *
- * Return: the first page of &vrampool_pool.fit_tree, or NULL; walk on with
- * vrampool_pool_next_free().
+ * The embedded pool comes first, so that vrampool_pool_destroy() frees
+ * the whole struct through it; a build fails if it does not.
  */
-static inline struct vrampool_pool_page *vrampool_pool_first_free(struct vrampool_pool *pool)
-{
-	struct rb_node *node = rb_first_cached(&pool->fit_tree);
-
-	return node ? rb_entry(node, struct vrampool_pool_page, fit_node) : NULL;
-}
-
-/**
- * vrampool_pool_next_free() - the free page reused after another
- * @ppage: a free single-allocation page
- *
- * Return: the page after @ppage in &vrampool_pool.fit_tree, or NULL.
- */
-static inline struct vrampool_pool_page *vrampool_pool_next_free(struct vrampool_pool_page *ppage)
-{
-	struct rb_node *node = rb_next(&ppage->fit_node);
-
-	return node ? rb_entry(node, struct vrampool_pool_page, fit_node) : NULL;
-}
-
-void vrampool_pool_tree_add(struct vrampool_pool_page *ppage);
-void vrampool_pool_fit_set(struct vrampool_pool_page *ppage, u64 fit);
-struct vrampool_pool_page *vrampool_pool_first_fit(struct vrampool_pool *pool, u64 size);
+#define VRAMPOOL_POOL_SIZE(type) \
+	(sizeof(type) + BUILD_BUG_ON_ZERO(offsetof(type, base) != 0))
 
 extern const struct vrampool_pool_ops vrampool_pool_sliced_ops;
 extern const struct vrampool_pool_ops vrampool_pool_exclusive_ops;
 extern const struct vrampool_pool_ops vrampool_pool_direct_ops;
 extern const struct vrampool_pool_ops vrampool_pool_persistent_ops;
+
+/* For the KUnit tests: an exclusive pool's running average. */
+u64 vrampool_pool_exclusive_average(const struct vrampool_pool *pool);
 
 /**
  * vrampool_pool_effective_size() - a size rounded up to the device alignment
@@ -157,23 +158,5 @@ static inline bool vrampool_pool_effective_size(const struct vrampool_pool *pool
 	*eff = round_down(last, pool->alignment);
 	return true;
 }
-
-struct vrampool_pool_page *vrampool_pool_page_new(struct vrampool_pool *pool, u64 size);
-void vrampool_pool_page_release(struct vrampool_pool_page *ppage);
-
-/* Pages that hold one allocation each: exclusive, direct and persistent pools. */
-void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_alloc *a);
-void vrampool_pool_page_put_back(struct vrampool_alloc *a);
-bool vrampool_pool_page_unmark_busy(struct vrampool_pool_page *ppage);
-void vrampool_pool_release_free_pages(struct vrampool_pool *pool);
-
-/* Buffer pools: the direct pools and the persistent pool. */
-struct vrampool_pool_page *vrampool_pool_buffer_find_free(struct vrampool_pool *pool, u64 size);
-bool vrampool_pool_buffer_free_before(const struct vrampool_pool_page *a,
-				      const struct vrampool_pool_page *b);
-bool vrampool_pool_buffer_accepts(const struct vrampool_pool *pool, u64 size);
-int vrampool_pool_buffer_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
-			       bool *full);
-void vrampool_pool_buffer_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
 
 #endif /* _VRAMPOOL_POOL_INTERNAL_H_ */

@@ -11,49 +11,72 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
-#include <kunit/visibility.h>
+#include <linux/container_of.h>
+#include <linux/xarray.h>
 
+#include "vrampool_pool_buffer.h"
 #include "vrampool_pool_internal.h"
+#include "vrampool_pool_page.h"
+
+/**
+ * struct vrampool_pool_persistent - the persistent pool
+ */
+struct vrampool_pool_persistent {
+	/** @base: the pool */
+	struct vrampool_pool base;
+	/** @sizes: how many buffers, free or not, it holds of each size (the key) */
+	struct xarray sizes;
+};
+
+#define to_persistent(pool)	container_of_const(pool, struct vrampool_pool_persistent, base)
+
+static void persistent_init(struct vrampool_pool *pool)
+{
+	xa_init_flags(&to_persistent(pool)->sizes, XA_FLAGS_ACCOUNT);
+}
+
+static void persistent_fini(struct vrampool_pool *pool)
+{
+	xa_destroy(&to_persistent(pool)->sizes);
+}
 
 /* Count a buffer of @size in (@delta 1) or out (-1) of its bucket. */
-static int sizes_add(struct vrampool_pool *pool, u64 size, long delta)
+static int sizes_add(struct vrampool_pool_persistent *persistent, u64 size, long delta)
 {
-	unsigned long count = xa_to_value(xa_load(&pool->sizes, size) ?: xa_mk_value(0));
+	struct xarray *sizes = &persistent->sizes;
+	unsigned long count = xa_to_value(xa_load(sizes, size) ?: xa_mk_value(0));
 
 	count += delta;
 	if (!count) {
-		xa_erase(&pool->sizes, size);
+		xa_erase(sizes, size);
 		return 0;
 	}
-	return xa_err(xa_store(&pool->sizes, size, xa_mk_value(count), GFP_KERNEL_ACCOUNT));
+	return xa_err(xa_store(sizes, size, xa_mk_value(count), GFP_KERNEL_ACCOUNT));
 }
 
 static int persistent_page_init(struct vrampool_pool_page *ppage)
 {
-	return sizes_add(ppage->pool, ppage->size, 1);
+	return sizes_add(to_persistent(ppage->pool), ppage->size, 1);
 }
 
 static void persistent_page_fini(struct vrampool_pool_page *ppage)
 {
-	sizes_add(ppage->pool, ppage->size, -1);
+	sizes_add(to_persistent(ppage->pool), ppage->size, -1);
 }
 
-/**
- * vrampool_pool_has_size() - whether the persistent pool has a bucket for a size
- * @pool: the persistent pool
- * @size: the requested size, before alignment
- *
- * Return: true if a buffer (free or not) of the aligned size exists.
- */
-bool vrampool_pool_has_size(struct vrampool_pool *pool, u64 size)
+/* A bucket is there while a buffer of its size, free or not, is. */
+static bool persistent_has_size(struct vrampool_pool *pool, u64 size)
 {
 	u64 eff;
 
-	return vrampool_pool_effective_size(pool, size, &eff) && xa_load(&pool->sizes, eff);
+	return vrampool_pool_effective_size(pool, size, &eff) &&
+	       xa_load(&to_persistent(pool)->sizes, eff);
 }
-EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_has_size);
 
 const struct vrampool_pool_ops vrampool_pool_persistent_ops = {
+	.size = VRAMPOOL_POOL_SIZE(struct vrampool_pool_persistent),
+	.init = persistent_init,
+	.fini = persistent_fini,
 	.accepts = vrampool_pool_buffer_accepts,
 	.alloc = vrampool_pool_buffer_alloc,
 	.free = vrampool_pool_page_put_back,
@@ -61,4 +84,5 @@ const struct vrampool_pool_ops vrampool_pool_persistent_ops = {
 	.page_init = persistent_page_init,
 	.page_fini = persistent_page_fini,
 	.free_before = vrampool_pool_buffer_free_before,
+	.has_size = persistent_has_size,
 };

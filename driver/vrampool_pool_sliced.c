@@ -16,9 +16,12 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/container_of.h>
 #include <linux/sched.h>
 
 #include "vrampool_pool_internal.h"
+#include "vrampool_pool_page.h"
+#include "vrampool_slices.h"
 
 /*
  * The near-page rule: an uncapped pool also takes a request above 80% of a
@@ -44,10 +47,25 @@ static bool sliced_near_page(u64 page, u64 size)
 	return scaled < page;
 }
 
+/**
+ * struct vrampool_pool_sliced - a sliced pool
+ */
+struct vrampool_pool_sliced {
+	/** @base: the pool */
+	struct vrampool_pool base;
+	/**
+	 * @max_pages: capped pools: the most pages they may hold
+	 * (max_pool_size / page_size); 0 for an uncapped pool
+	 */
+	u32 max_pages;
+};
+
+#define to_sliced(pool)	container_of_const(pool, struct vrampool_pool_sliced, base)
+
 static void sliced_init(struct vrampool_pool *pool)
 {
 	if (pool->config.flags & DRM_VRAMPOOL_ENTRY_MAX_POOL_SIZE)
-		pool->max_pages = pool->config.max_pool_size / pool->config.page_size;
+		to_sliced(pool)->max_pages = pool->config.max_pool_size / pool->config.page_size;
 }
 
 static bool sliced_accepts(const struct vrampool_pool *pool, u64 size)
@@ -56,7 +74,7 @@ static bool sliced_accepts(const struct vrampool_pool *pool, u64 size)
 
 	if (size <= min(pool->config.max_slice_size, page))
 		return true;
-	return !pool->max_pages && size <= page && sliced_near_page(page, size);
+	return !to_sliced(pool)->max_pages && size <= page && sliced_near_page(page, size);
 }
 
 /*
@@ -75,29 +93,30 @@ static bool sliced_insert(struct vrampool_pool_page *ppage, u64 eff, struct vram
 
 	a->ppage = ppage;
 	ppage->live++;
-	vrampool_pool_fit_set(ppage, sliced_largest_hole(ppage));
+	vrampool_pool_page_fit_set(ppage, sliced_largest_hole(ppage));
 	return true;
 }
 
 /*
- * The oldest page with a hole that fits (vrampool_pool_first_fit() over the
+ * The oldest page with a hole that fits (vrampool_pool_page_first_fit() over the
  * pages, oldest first, by largest hole), else a new page unless the pool is
  * capped and full. (A zero-size request never comes here: it takes no page.)
  */
 static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 			bool *full)
 {
+	u32 max_pages = to_sliced(pool)->max_pages;
 	struct vrampool_pool_page *ppage;
 	u64 eff;
 
 	/* Accepted sizes are at most the page size, a multiple of the alignment. */
 	vrampool_pool_effective_size(pool, size, &eff);
 
-	ppage = vrampool_pool_first_fit(pool, eff);
+	ppage = vrampool_pool_page_first_fit(pool, eff);
 	if (ppage)
 		return sliced_insert(ppage, eff, a) ? 0 : -ENOSPC;
 
-	if (pool->max_pages && pool->stats.pages >= pool->max_pages) {
+	if (max_pages && pool->stats.pages >= max_pages) {
 		*full = true;
 		return -ENOSPC;
 	}
@@ -107,7 +126,7 @@ static int sliced_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_al
 		return PTR_ERR(ppage);
 
 	ppage->fit = sliced_largest_hole(ppage);
-	vrampool_pool_tree_add(ppage);
+	vrampool_pool_page_tree_add(ppage);
 	sliced_insert(ppage, eff, a);
 	return 0;
 }
@@ -134,7 +153,7 @@ static u32 sliced_alloc_run(const struct vrampool_alloc *prev, u64 size,
 	if (!i)
 		return 0;
 	ppage->live += i;
-	vrampool_pool_fit_set(ppage, sliced_largest_hole(ppage));
+	vrampool_pool_page_fit_set(ppage, sliced_largest_hole(ppage));
 	return i;
 }
 
@@ -142,7 +161,7 @@ static void sliced_free(struct vrampool_alloc *a)
 {
 	vrampool_slices_remove(&a->ppage->slices, &a->slice);
 	a->ppage->live--;
-	vrampool_pool_fit_set(a->ppage, sliced_largest_hole(a->ppage));
+	vrampool_pool_page_fit_set(a->ppage, sliced_largest_hole(a->ppage));
 }
 
 /* As sliced_free() of each, the last first; the page's fit set once. */
@@ -154,7 +173,7 @@ static void sliced_free_run(struct vrampool_alloc *const *a, u32 count)
 	for (i = count; i-- > 0;)
 		vrampool_slices_remove(&ppage->slices, &a[i]->slice);
 	ppage->live -= count;
-	vrampool_pool_fit_set(ppage, sliced_largest_hole(ppage));
+	vrampool_pool_page_fit_set(ppage, sliced_largest_hole(ppage));
 }
 
 /* Pages are visited oldest first. */
@@ -180,7 +199,7 @@ static void sliced_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_
 
 static u64 sliced_capacity(const struct vrampool_pool *pool)
 {
-	return (u64)pool->max_pages * pool->config.page_size;
+	return (u64)to_sliced(pool)->max_pages * pool->config.page_size;
 }
 
 static int sliced_page_init(struct vrampool_pool_page *ppage)
@@ -190,6 +209,7 @@ static int sliced_page_init(struct vrampool_pool_page *ppage)
 }
 
 const struct vrampool_pool_ops vrampool_pool_sliced_ops = {
+	.size = VRAMPOOL_POOL_SIZE(struct vrampool_pool_sliced),
 	.init = sliced_init,
 	.accepts = sliced_accepts,
 	.alloc = sliced_alloc,

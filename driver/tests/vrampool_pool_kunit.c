@@ -21,6 +21,7 @@
 
 #include "vrampool_pool.h"
 #include "vrampool_pool_internal.h"
+#include "vrampool_pool_page.h"
 
 struct fake_backing {
 	struct vrampool_backing base;
@@ -253,7 +254,7 @@ static void exclusive_average_and_idle_checks(struct kunit *test)
 	/* The average starts at max/2 and moves 1% toward 1000: 519055.12. */
 	a = alloc_ok(test, pool, 1000);
 	avg = ((u64)SZ_512K << 16) - ((((u64)SZ_512K << 16) - (1000ULL << 16)) / 100);
-	KUNIT_EXPECT_EQ(test, pool->avg, avg);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_exclusive_average(pool), avg);
 	KUNIT_EXPECT_EQ(test, a->ppage->size, ALIGN(avg >> 16, 256));
 	KUNIT_EXPECT_EQ(test, a->ppage->size, 519168);
 	b = alloc_ok(test, pool, SZ_1M);		/* bigger than the average */
@@ -388,22 +389,23 @@ static void exclusive_average_edges(struct kunit *test)
 	struct vrampool_alloc *a;
 	int i;
 
-	KUNIT_EXPECT_EQ(test, pool->avg, 256ULL << 16);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_exclusive_average(pool), 256ULL << 16);
 	alloc_free(test, pool, 256);			/* no distance, no step */
-	KUNIT_EXPECT_EQ(test, pool->avg, 256ULL << 16);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_exclusive_average(pool), 256ULL << 16);
 	alloc_free(test, pool, 255);			/* 65536 / 100 = 655 down */
-	KUNIT_EXPECT_EQ(test, pool->avg, (256ULL << 16) - 655);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_exclusive_average(pool), (256ULL << 16) - 655);
 	for (i = 0; i < 1000; i++)
 		alloc_free(test, pool, 256);
-	KUNIT_EXPECT_EQ(test, pool->avg, (256ULL << 16) - 99);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_exclusive_average(pool), (256ULL << 16) - 99);
 
 	pool = make_pool(test, f, EXCLUSIVE(U64_MAX - 255, 5));
-	KUNIT_EXPECT_EQ(test, pool->avg, BIT_ULL(63));	/* max / 2, clamped to 2^47 */
+	/* max / 2, clamped to 2^47 */
+	KUNIT_EXPECT_EQ(test, vrampool_pool_exclusive_average(pool), BIT_ULL(63));
 
 	pool = make_pool(test, f, EXCLUSIVE(BIT_ULL(48), 5));
-	KUNIT_EXPECT_EQ(test, pool->avg, BIT_ULL(63));
+	KUNIT_EXPECT_EQ(test, vrampool_pool_exclusive_average(pool), BIT_ULL(63));
 	a = alloc_ok(test, pool, BIT_ULL(48));		/* counts as 2^47: no step */
-	KUNIT_EXPECT_EQ(test, pool->avg, BIT_ULL(63));
+	KUNIT_EXPECT_EQ(test, vrampool_pool_exclusive_average(pool), BIT_ULL(63));
 	KUNIT_EXPECT_EQ(test, a->ppage->size, BIT_ULL(48));
 	vrampool_pool_free(a);
 }
@@ -738,7 +740,7 @@ static void persistent_reuse_order(struct kunit *test)
  * pages oldest first; exclusive reuse by fewest idle checks, then age;
  * direct slots and reclaim in slot order; persistent reuse oldest first),
  * with vrampool's deliberate differences: a slice spans its padding, and
- * page indices follow the rule of vrampool_pool.c rather than CubeCL's
+ * page indices follow the rule of vrampool_pool_page.c rather than CubeCL's
  * renumbering. Seeded random operations run on a pool and on the model, and
  * every placement, page, index, idle count and statistic must agree. Apart
  * from the model, each sliced placement is checked against the order
@@ -1233,6 +1235,14 @@ static void pool_ops_dispatch(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, vrampool_pool_has_size(pool, 100));
 }
 
+/* An exclusive pool's running average; 0 for a pool of another type, which has none. */
+static u64 average_of(const struct vrampool_pool *pool)
+{
+	if (pool->config.type != DRM_VRAMPOOL_POOL_EXCLUSIVE)
+		return 0;
+	return vrampool_pool_exclusive_average(pool);
+}
+
 /*
  * A zero-size request takes no page in any pool type, not even in a capped
  * pool that is full, and touches nothing of the type's (the exclusive
@@ -1244,7 +1254,7 @@ static void zero_size_takes_no_page(struct kunit *test)
 	struct fake_backing *f = fake_backing(test);
 	struct vrampool_pool *pool = make_pool(test, f, c->cfg);
 	struct vrampool_alloc *a, *b, *fill[8], spill = {};
-	u64 avg = pool->avg;
+	u64 avg = average_of(pool);
 	u32 i, filled = 0;
 	bool full;
 
@@ -1258,7 +1268,7 @@ static void zero_size_takes_no_page(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pool->stats.pages, 0);
 	KUNIT_EXPECT_EQ(test, pool->stats.reserved, 0);
 	KUNIT_EXPECT_EQ(test, pool->stats.allocations, 2);
-	KUNIT_EXPECT_EQ(test, pool->avg, avg);
+	KUNIT_EXPECT_EQ(test, average_of(pool), avg);
 	KUNIT_EXPECT_FALSE(test, vrampool_pool_has_size(pool, 0));
 	vrampool_pool_free(a);
 	KUNIT_EXPECT_EQ(test, pool->stats.allocations, 1);
@@ -1281,7 +1291,7 @@ static void zero_size_takes_no_page(struct kunit *test)
 }
 
 /*
- * The page vrampool_pool_first_fit() finds is the one a walk of the free
+ * The page vrampool_pool_page_first_fit() finds is the one a walk of the free
  * pages in reuse order, from the first, stops at: over a tree of free
  * pages of many sizes and idle counts, for every size around each page's.
  */
@@ -1289,10 +1299,10 @@ static void zero_size_takes_no_page(struct kunit *test)
 
 static struct vrampool_pool_page *walk_first_fit(struct vrampool_pool *pool, u64 size)
 {
-	struct vrampool_pool_page *ppage = vrampool_pool_first_free(pool);
+	struct vrampool_pool_page *ppage = vrampool_pool_page_first_free(pool);
 
 	while (ppage && ppage->size < size)
-		ppage = vrampool_pool_next_free(ppage);
+		ppage = vrampool_pool_page_next_free(ppage);
 	return ppage;
 }
 
@@ -1317,17 +1327,17 @@ static void exclusive_first_fit_is_the_walk(struct kunit *test)
 				a[i] = alloc_ok(test, pool, prandom_u32_state(&rnd) % SZ_1M);
 			}
 		}
-		for (ppage = vrampool_pool_first_free(pool); ppage;
-		     ppage = vrampool_pool_next_free(ppage)) {
+		for (ppage = vrampool_pool_page_first_free(pool); ppage;
+		     ppage = vrampool_pool_page_next_free(ppage)) {
 			for (size = ppage->size - !!ppage->size; size <= ppage->size + 1; size++) {
-				KUNIT_ASSERT_PTR_EQ(test, vrampool_pool_first_fit(pool, size),
+				KUNIT_ASSERT_PTR_EQ(test, vrampool_pool_page_first_fit(pool, size),
 						    walk_first_fit(pool, size));
 				checked++;
 			}
 		}
-		KUNIT_ASSERT_PTR_EQ(test, vrampool_pool_first_fit(pool, 0),
+		KUNIT_ASSERT_PTR_EQ(test, vrampool_pool_page_first_fit(pool, 0),
 				    walk_first_fit(pool, 0));
-		KUNIT_ASSERT_NULL(test, vrampool_pool_first_fit(pool, SZ_1M + 1));
+		KUNIT_ASSERT_NULL(test, vrampool_pool_page_first_fit(pool, SZ_1M + 1));
 	}
 	KUNIT_EXPECT_GT(test, checked, 100);	/* the rounds left free pages to check */
 
