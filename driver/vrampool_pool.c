@@ -99,7 +99,7 @@ u64 vrampool_pool_destroy(struct vrampool_pool *pool)
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_destroy);
 
 /**
- * vrampool_alloc_padding() - the alignment padding after an allocation
+ * vrampool_pool_padding() - the alignment padding after an allocation
  * @a: a placed allocation (its pool and size set)
  *
  * Part of its slice or page: in every pool type, its size rounded up to
@@ -107,14 +107,14 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_destroy);
  *
  * Return: the padding in bytes, 0 for a zero-size allocation.
  */
-u64 vrampool_alloc_padding(const struct vrampool_alloc *a)
+u64 vrampool_pool_padding(const struct vrampool_alloc *a)
 {
 	u64 eff = 0;
 
 	vrampool_pool_effective_size(a->pool, a->size, &eff);
 	return eff - a->size;
 }
-EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_padding);
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_padding);
 
 /* @n allocations of @size bytes and @padding each, into the pool's stats. */
 static void pool_account_add(struct vrampool_pool *pool, u64 size, u64 padding, u32 n)
@@ -130,7 +130,7 @@ static void pool_account_add(struct vrampool_pool *pool, u64 size, u64 padding, 
 static void pool_account(struct vrampool_pool *pool, struct vrampool_alloc *a, bool add)
 {
 	struct vrampool_pool_stats *st = &pool->stats;
-	u64 padding = vrampool_alloc_padding(a);
+	u64 padding = vrampool_pool_padding(a);
 
 	if (add) {
 		pool_account_add(pool, a->size, padding, 1);
@@ -219,7 +219,7 @@ u32 vrampool_pool_alloc_run(const struct vrampool_alloc *prev, u64 size,
 		a[i]->size = size;
 	}
 	if (n)
-		pool_account_add(pool, size, vrampool_alloc_padding(a[0]), n);
+		pool_account_add(pool, size, vrampool_pool_padding(a[0]), n);
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_alloc_run);

@@ -3,7 +3,7 @@
  * vrampool: a client's pool set, the dynamic pools an install puts in force.
  *
  * The set is only a container: the pools do the work, and the client
- * (vrampool_client.c) decides when a set is built, swapped in and freed.
+ * (vrampool_install.c) decides when a set is built, swapped in and freed.
  *
  * Copyright (C) 2026 The vrampool authors
  */

@@ -111,7 +111,7 @@ struct vrampool_pool_page {
  *
  * A client may hold millions, so it is kept small (72 bytes): its offset is
  * its slice's, and its alignment padding is computed
- * (vrampool_alloc_padding()).
+ * (vrampool_pool_padding()).
  */
 struct vrampool_alloc {
 	union {

@@ -278,7 +278,7 @@ void vrampool_route_answer(const struct vrampool_alloc *a, u32 handle,
 	ans->pool = a->pool->index;
 	ans->pad = 0;
 	ans->offset = a->slice.offset;
-	ans->padding = vrampool_alloc_padding(a);
+	ans->padding = vrampool_pool_padding(a);
 	if (a->ppage) {
 		ans->page = a->ppage->index;
 		ans->mmap_offset = a->ppage->mmap_offset;

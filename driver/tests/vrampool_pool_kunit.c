@@ -121,7 +121,7 @@ static void sliced_first_fit_split_merge(struct kunit *test)
 	b = alloc_ok(test, pool, 1000);			/* [1024, 2048) */
 	ppage = a->ppage;
 	KUNIT_EXPECT_EQ(test, a->slice.offset, 0);
-	KUNIT_EXPECT_EQ(test, vrampool_alloc_padding(a), 24);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_padding(a), 24);
 	KUNIT_EXPECT_EQ(test, b->slice.offset, 1024);
 	KUNIT_EXPECT_PTR_EQ(test, b->ppage, ppage);
 
@@ -605,7 +605,7 @@ static void exclusive_new_page_goes_last(struct kunit *test)
 	vrampool_pool_free(p[3]);
 	a = alloc_ok(test, pool, 1);
 	KUNIT_EXPECT_EQ(test, a->ppage->index, 2);
-	KUNIT_EXPECT_EQ(test, vrampool_alloc_padding(a), 255);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_padding(a), 255);
 	vrampool_pool_free(a);
 	vrampool_pool_free(p[0]);
 }
@@ -1220,7 +1220,7 @@ static void pool_ops_dispatch(struct kunit *test)
 	a = alloc_ok(test, pool, 100);
 	b = alloc_ok(test, pool, 100);
 	KUNIT_EXPECT_EQ(test, a->ppage->size, c->page_size);
-	KUNIT_EXPECT_EQ(test, vrampool_alloc_padding(a), 156);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_padding(a), 156);
 	KUNIT_EXPECT_EQ(test, f->pages, c->pages);
 	KUNIT_EXPECT_EQ(test, pool->stats.allocations, 2);
 	KUNIT_EXPECT_EQ(test, vrampool_pool_has_size(pool, 100), c->has_size);
@@ -1263,7 +1263,7 @@ static void zero_size_takes_no_page(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, a->ppage);
 	KUNIT_EXPECT_NULL(test, b->ppage);
 	KUNIT_EXPECT_EQ(test, a->slice.offset, 0);
-	KUNIT_EXPECT_EQ(test, vrampool_alloc_padding(a), 0);
+	KUNIT_EXPECT_EQ(test, vrampool_pool_padding(a), 0);
 	KUNIT_EXPECT_EQ(test, f->pages, 0);
 	KUNIT_EXPECT_EQ(test, pool->stats.pages, 0);
 	KUNIT_EXPECT_EQ(test, pool->stats.reserved, 0);
