@@ -49,13 +49,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "vrampool_names.h"
 #include "vrampoolctl.h"
 
 #define MAX_DEVICES		64
 #define DEFAULT_ALIGNMENT	256
 #define DEFAULT_MAX_PAGE_SIZE	(64ULL << 20)
 
-static const char usage_text[] =
+static const char usage_head[] =
 "usage: vrampoolctl COMMAND [OPTIONS] [ARGS]\n"
 "\n"
 "Commands:\n"
@@ -142,11 +143,14 @@ static const char usage_text[] =
 "  free ID                        free it (ID may then be allocated again)\n"
 "A trace is read whole and checked before it is replayed.\n"
 "\n"
-"Error kinds: EmptyPoolList ZeroSize SliceLargerThanPage CapSmallerThanPage\n"
-"  TooManyPages TooManyPools PresetUnavailable SlicedPoolsUnavailable\n"
-"  SizeOverflow PoolsInUse InvalidArgument PoolCapacityExceeded BufferTooBig\n"
-"  OutOfMemory NotFound ClientLimit QuotaExceeded DuplicateHandle Os (an\n"
-"  errno with no documented kind)\n"
+	;
+
+/* The error kinds, as vrampool_names.h lists them, then Os. */
+#define VRAMPOOL_NAMES_ERROR(kind, name) " " name
+static const char kinds_text[] = "Error kinds:" VRAMPOOL_NAMES_ERRORS
+	" Os (an errno with no documented kind)";
+
+static const char usage_tail[] =
 "\n"
 "Exit status:\n"
 "  0  success\n"
@@ -155,6 +159,41 @@ static const char usage_text[] =
 "  2  usage error: command, option, size, pool spec or script\n"
 "  3  no vrampool device: none found, or PATH is not one\n"
 "  4  run: a `check` or `expect-error` expectation was not met\n";
+
+/* Help text lines are at most this wide. */
+#define USAGE_WIDTH	76
+
+/* @text, its words wrapped at USAGE_WIDTH, each line after the first indented. */
+static void print_wrapped(FILE *out, const char *text)
+{
+	const char *w = text, *end;
+	int col = 0, n;
+
+	while (*w) {
+		end = strchr(w, ' ');
+		n = end ? (int)(end - w) : (int)strlen(w);
+		if (col && col + 1 + n > USAGE_WIDTH) {
+			fputs("\n  ", out);
+			col = 2;
+		} else if (col) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", n, w);
+		col += n;
+		w += n;
+		while (*w == ' ')
+			w++;
+	}
+	fputc('\n', out);
+}
+
+static void print_usage(FILE *out)
+{
+	fputs(usage_head, out);
+	print_wrapped(out, kinds_text);
+	fputs(usage_tail, out);
+}
 
 int usage_error(const char *fmt, ...)
 {
@@ -193,10 +232,29 @@ void print_error(FILE *out, const char *prefix, const struct vrampool_error *err
 			format_spec(&entries[err->entry], spec, sizeof(spec)));
 }
 
+/* One value of an error; a preset or a client limit by name when it has one. */
+static void json_value(struct json *j, const char *key, uint64_t v)
+{
+	const char *name = NULL;
+
+	if (!strcmp(key, "preset"))
+		name = vrampool_preset_name((uint32_t)v);
+	else if (!strcmp(key, "limit"))
+		name = vrampool_limit_name((uint32_t)v);
+	if (name)
+		json_string(j, key, name);
+	else
+		json_u64(j, key, v);
+}
+
+/* The values the error's kind carries, named as vrampool_names.h lists them. */
+#define VRAMPOOL_NAMES_VALUE(k, member, key, from)	\
+	if (e->kind == VRAMPOOL_ERR_##k)		\
+		json_value(j, key, e->member);
+
 void json_error(struct json *j, const struct vrampool_error *e)
 {
 	char msg[MSG_MAX];
-	const char *preset;
 
 	vrampool_error_message(e, msg, sizeof(msg));
 	json_string(j, "kind", vrampool_error_kind_name(e->kind));
@@ -211,69 +269,7 @@ void json_error(struct json *j, const struct vrampool_error *e)
 	else
 		json_null(j, "field");
 
-	switch (e->kind) {
-	case VRAMPOOL_ERR_SLICE_LARGER_THAN_PAGE:
-		json_u64(j, "page_size", e->page_size);
-		json_u64(j, "max_slice_size", e->max_slice_size);
-		break;
-	case VRAMPOOL_ERR_CAP_SMALLER_THAN_PAGE:
-		json_u64(j, "page_size", e->page_size);
-		json_u64(j, "max_pool_size", e->max_pool_size);
-		break;
-	case VRAMPOOL_ERR_TOO_MANY_PAGES:
-		json_u64(j, "pages", e->pages);
-		break;
-	case VRAMPOOL_ERR_TOO_MANY_POOLS:
-		json_u64(j, "count", e->count);
-		break;
-	case VRAMPOOL_ERR_PRESET_UNAVAILABLE:
-		preset = vrampool_preset_name(e->preset);
-		if (preset)
-			json_string(j, "preset", preset);
-		else
-			json_u64(j, "preset", e->preset);
-		break;
-	case VRAMPOOL_ERR_SIZE_OVERFLOW:
-		json_u64(j, "size", e->size);
-		json_u64(j, "alignment", e->alignment);
-		break;
-	case VRAMPOOL_ERR_POOLS_IN_USE:
-		json_u64(j, "bytes_in_use", e->bytes_in_use);
-		break;
-	case VRAMPOOL_ERR_INVALID_ARGUMENT:
-		json_u64(j, "value", e->value);
-		break;
-	case VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED:
-		json_u64(j, "size", e->size);
-		json_u64(j, "pool", e->pool);
-		json_u64(j, "capacity", e->capacity);
-		json_u64(j, "in_use", e->in_use);
-		break;
-	case VRAMPOOL_ERR_BUFFER_TOO_BIG:
-	case VRAMPOOL_ERR_OUT_OF_MEMORY:
-		json_u64(j, "size", e->size);
-		break;
-	case VRAMPOOL_ERR_NOT_FOUND:
-	case VRAMPOOL_ERR_DUPLICATE_HANDLE:
-		json_u64(j, "handle", e->handle);
-		break;
-	case VRAMPOOL_ERR_CLIENT_LIMIT:
-		json_u64(j, "size", e->size);
-		if (vrampool_limit_name(e->limit))
-			json_string(j, "limit", vrampool_limit_name(e->limit));
-		else
-			json_u64(j, "limit", e->limit);
-		json_u64(j, "max", e->capacity);
-		json_u64(j, "held", e->in_use);
-		break;
-	case VRAMPOOL_ERR_QUOTA_EXCEEDED:
-		json_u64(j, "size", e->size);
-		json_u64(j, "quota", e->capacity);
-		json_u64(j, "held", e->in_use);
-		break;
-	default:
-		break;
-	}
+	VRAMPOOL_NAMES_VALUES
 }
 
 /* ---- Devices ------------------------------------------------------------ */
@@ -917,11 +913,11 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	if (argc < 2) {
-		fputs(usage_text, stderr);
+		print_usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(usage_text, stdout);
+		print_usage(stdout);
 		return EXIT_OK;
 	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
