@@ -581,32 +581,6 @@ static void print_failure(const struct replay_ctx *c)
 
 /* ---- The command ------------------------------------------------------------- */
 
-int take_option(int argc, char **argv, int *i, const char *const *valued, char *opt,
-		size_t len, const char **val)
-{
-	const char *arg = argv[*i], *eq = NULL;
-	size_t k;
-
-	*val = NULL;
-	if (!strncmp(arg, "--", 2))
-		eq = strchr(arg, '=');
-	snprintf(opt, len, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
-	for (k = 0; valued[k]; k++) {
-		if (strcmp(opt, valued[k]))
-			continue;
-		if (eq)
-			*val = eq + 1;
-		else if (*i + 1 < argc)
-			*val = argv[++*i];
-		else
-			return usage_error("%s: %s needs a value", argv[0], opt);
-		return 0;
-	}
-	if (eq)
-		return usage_error("%s: unknown option '%s'", argv[0], opt);
-	return 0;
-}
-
 static const char replay_usage[] =
 	"usage: vrampoolctl replay [--device PATH] [--json] TRACE|- [LAYOUT]\n";
 
@@ -620,61 +594,36 @@ static int install_layout(int fd, struct layout_request *req)
 	return -1;
 }
 
-int cmd_replay(int argc, char **argv)
+static const struct opt options[] = {
+	OPT_DEVICE,
+	OPT_JSON,
+	OPT_END,
+};
+
+/* argv: the trace, then the layout's words. */
+static int run(const struct opts *o, int argc, char **argv)
 {
-	static const char *const valued[] = { "--device", NULL };
 	static struct layout_request req;
 	static struct replay_result r;
 	struct vrampool_device_info info;
 	struct client_view view = { 0 };
 	struct trace t = { 0 };
 	struct replay_ctx c = { .t = &t, .r = &r, .info = &info };
-	const char *device = NULL, *file = NULL, *v;
-	char **layout = NULL, why[512], opt[64], layout_text[64];
-	bool json = false, have_view = false;
-	int i, nlayout = 0, fd, ret;
+	const char *file = argc ? argv[0] : NULL;
+	char **layout = argv + 1, why[512], layout_text[64];
+	int nlayout = argc ? argc - 1 : 0, fd, ret;
+	bool have_view = false;
 
-	layout = calloc((size_t)argc, sizeof(*layout));
-	if (!layout) {
-		fprintf(stderr, "vrampoolctl: replay: out of memory\n");
-		return EXIT_FAILED;
-	}
-	for (i = 1; i < argc; i++) {
-		ret = take_option(argc, argv, &i, valued, opt, sizeof(opt), &v);
-		if (ret)
-			goto out_free;
-		if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
-			fputs(replay_usage, stdout);
-			ret = EXIT_OK;
-			goto out_free;
-		} else if (!strcmp(opt, "--device")) {
-			device = v;
-		} else if (!strcmp(opt, "--json")) {
-			json = true;
-		} else if (opt[0] == '-' && opt[1]) {
-			ret = usage_error("replay: unknown option '%s'", opt);
-			goto out_free;
-		} else if (!file) {
-			file = argv[i];
-		} else {
-			layout[nlayout++] = argv[i];
-		}
-	}
-	ret = EXIT_USAGE;
-	if (!file) {
-		usage_error("replay: no trace given (a file, or - for standard input)");
-		goto out_free;
-	}
-	if (nlayout && parse_layout(nlayout, layout, &req, why, sizeof(why))) {
-		usage_error("replay: %s", why);
-		goto out_free;
-	}
+	if (!file)
+		return usage_error("replay: no trace given (a file, or - for standard input)");
+	if (nlayout && parse_layout(nlayout, layout, &req, why, sizeof(why)))
+		return usage_error("replay: %s", why);
 
 	ret = load_trace("replay", file, &t);
 	if (ret)
 		goto out_trace;
 
-	fd = open_device(device, &info);
+	fd = open_device(o->device, &info);
 	if (fd < 0) {
 		ret = -fd;
 		goto out_trace;
@@ -704,7 +653,7 @@ int cmd_replay(int argc, char **argv)
 		have_view = true;
 		c.end = &view;
 	}
-	if (json)
+	if (o->json)
 		json_result(&c);
 	else
 		print_result(&c);
@@ -716,7 +665,15 @@ out_close:
 	close(fd);	/* frees whatever the trace left live */
 out_trace:
 	free_trace(&t);
-out_free:
-	free(layout);
 	return ret;
 }
+
+const struct command cmd_replay = {
+	.name = "replay",
+	.help = "  replay [--device PATH] [--json] TRACE|- [LAYOUT]\n"
+		"      Replay a trace through ALLOC and FREE in one client, with LAYOUT\n"
+		"      (default: a new client's default layout), and print its peak live\n"
+		"      and peak reserved bytes, their ratio and ops/s.\n",
+	.parser = { .opts = options, .usage = replay_usage, .max_operands = OPT_ANY },
+	.run_opts = run,
+};

@@ -811,32 +811,24 @@ static int run_script(struct run_ctx *c)
 	return EXIT_OK;
 }
 
-int cmd_run(int argc, char **argv)
+static const char usage[] = "usage: vrampoolctl run [--device PATH] SCRIPT|-\n";
+
+static const struct opt options[] = {
+	OPT_DEVICE,
+	OPT_END,
+};
+
+/* argv: the script. */
+static int run(const struct opts *o, int argc, char **argv)
 {
 	struct script s = { 0 };
 	struct run_ctx c = { .s = &s };
-	const char *device = NULL, *file = NULL;
+	const char *file = argc ? argv[0] : NULL;
 	FILE *in;
-	int i, ret;
+	int ret;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: vrampoolctl run [--device PATH] SCRIPT|-\n");
-			return EXIT_OK;
-		} else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
-			device = argv[++i];
-		} else if (!strncmp(argv[i], "--device=", 9)) {
-			device = argv[i] + 9;
-		} else if (!strcmp(argv[i], "--device")) {
-			return usage_error("run: --device needs a value");
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return usage_error("run: unknown option '%s'", argv[i]);
-		} else if (file) {
-			return usage_error("run: one script only ('%s', then '%s')", file, argv[i]);
-		} else {
-			file = argv[i];
-		}
-	}
+	if (argc > 1)
+		return usage_error("run: one script only ('%s', then '%s')", argv[0], argv[1]);
 	if (!file)
 		return usage_error("run: no script given (a file, or - for standard input)");
 
@@ -862,7 +854,7 @@ int cmd_run(int argc, char **argv)
 		return ret;
 	}
 
-	c.fd = open_device(device, &c.info);
+	c.fd = open_device(o->device, &c.info);
 	if (c.fd < 0) {
 		free_script(&s);
 		return -c.fd;
@@ -874,3 +866,29 @@ int cmd_run(int argc, char **argv)
 	free_script(&s);
 	return ret;
 }
+
+const struct command cmd_run = {
+	.name = "run",
+	.help = "  run [--device PATH] SCRIPT|-\n"
+		"      Run a script (see below) in one process and one open file (a client).\n",
+	.notes = "Script commands (run), one per line; '#' starts a comment:\n"
+		"  install [--test-only] LAYOUT   replace the client's layout\n"
+		"  alloc NAME SIZE [persistent]   allocate SIZE bytes, named NAME\n"
+		"  free NAME                      free it (again, after expect-error: NotFound)\n"
+		"  alloc-batch NAME=SIZE[:persistent]...   allocate them all in one call, or\n"
+		"                                 none (ALLOC_BATCH)\n"
+		"  free-batch NAME...             free them all in one call, or none\n"
+		"  cleanup                        give the client's free pages back\n"
+		"  mode enabled|size-match|disabled|enforced   the persistent mode\n"
+		"  write NAME BYTE                fill NAME with BYTE through a CPU mapping\n"
+		"  check NAME BYTE                check that every byte of NAME is BYTE\n"
+		"  stat [--all] [--json] | map    as the commands, for the script's client\n"
+		"  expect-error KIND              the next command must fail with KIND\n"
+		"  sleep SECS\n"
+		"  wait FILE                      read FILE to its end (a FIFO: until written)\n"
+		"The script is read whole and checked before it runs; it stops at the\n"
+		"first command that fails.\n"
+		"\n",
+	.parser = { .opts = options, .usage = usage, .max_operands = OPT_ANY },
+	.run_opts = run,
+};
