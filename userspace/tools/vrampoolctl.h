@@ -384,7 +384,7 @@ const char *backend_of(const char *bus);
  */
 bool valid_name(const char *w);
 
-/* ---- Traces and their replay (replay.c), shared with plan (plan.c) ------ */
+/* ---- Traces (tracefile.c) and their replay (replayer.c): replay, plan ---- */
 
 #define N_POOLS		256
 
