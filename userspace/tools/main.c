@@ -6,7 +6,8 @@
  *   info      devices and their properties (info.c)
  *   validate  resolve a layout offline, with the kernel's own rules (validate.c)
  *   install   send a layout to the kernel, or only test it there (install.c)
- *   run       a script of installs, allocations, frees, ... in one client (run.c)
+ *   run       a script of installs, allocations, frees, ... in one client
+ *             (run.c; script.c reads the script)
  *   trace     write a model-shaped allocation trace (trace.c; the models: gen/)
  *   replay    replay a trace in one client, with its peak figures (replay.c)
  *   plan      a layout for a trace, replayed beside the presets (plan.c)
