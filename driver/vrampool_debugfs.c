@@ -20,6 +20,7 @@
 #include "vrampool_debugfs.h"
 #include "vrampool_debugfs_test.h"
 #include "vrampool_device_types.h"
+#include "vrampool_names.h"
 #include "vrampool_pool.h"
 #include "vrampool_pool_set.h"
 
@@ -83,17 +84,12 @@ static void page_map_show(struct seq_file *m, struct vrampool_pool_page *ppage)
 
 static void pool_map_show(struct seq_file *m, struct vrampool_pool *pool)
 {
-	static const char *const types[] = {
-		[DRM_VRAMPOOL_POOL_EXCLUSIVE] = "exclusive",
-		[DRM_VRAMPOOL_POOL_SLICED] = "sliced",
-		[DRM_VRAMPOOL_POOL_DIRECT] = "direct",
-		[DRM_VRAMPOOL_POOL_PERSISTENT] = "persistent",
-	};
 	struct vrampool_pool_page *ppage;
 	unsigned long index;
 
 	seq_printf(m, "  pool %u %s: %llu pages, %llu allocations\n", pool->index,
-		   types[pool->config.type], pool->stats.pages, pool->stats.allocations);
+		   vrampool_names_lookup_pool_type(pool->config.type), pool->stats.pages,
+		   pool->stats.allocations);
 	xa_for_each(&pool->pages, index, ppage)
 		page_map_show(m, ppage);
 }

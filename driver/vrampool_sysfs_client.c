@@ -17,6 +17,7 @@
 
 #include "vrampool_client.h"
 #include "vrampool_device_types.h"
+#include "vrampool_names.h"
 #include "vrampool_pool.h"
 #include "vrampool_pool_set.h"
 #include "vrampool_sysfs_client.h"
@@ -144,13 +145,6 @@ struct vrampool_pool_file {
 	char name[4];
 };
 
-static const char *const pool_types[] = {
-	[DRM_VRAMPOOL_POOL_EXCLUSIVE] = "exclusive",
-	[DRM_VRAMPOOL_POOL_SLICED] = "sliced",
-	[DRM_VRAMPOOL_POOL_DIRECT] = "direct",
-	[DRM_VRAMPOOL_POOL_PERSISTENT] = "persistent",
-};
-
 /* "name value" of a config field: "none" unless its type has it and (when optional) it is set. */
 static int emit_config(char *buf, int at, const char *name,
 		       const struct drm_vrampool_pool_entry *c, u32 type, u32 flag, u64 value)
@@ -167,7 +161,7 @@ static ssize_t pool_stats_emit(char *buf, const struct vrampool_pool *pool)
 	const struct vrampool_pool_stats *st = &pool->stats;
 	int n = 0;
 
-	n += sysfs_emit_at(buf, n, "type %s\n", pool_types[c->type]);
+	n += sysfs_emit_at(buf, n, "type %s\n", vrampool_names_lookup_pool_type(c->type));
 	n += emit_config(buf, n, "page_size", c, DRM_VRAMPOOL_POOL_SLICED, 0, c->page_size);
 	n += emit_config(buf, n, "max_slice_size", c, DRM_VRAMPOOL_POOL_SLICED, 0,
 			 c->max_slice_size);

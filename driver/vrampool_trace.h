@@ -20,18 +20,13 @@
 
 #include <drm/vrampool_accel.h>
 
+#include "vrampool_names.h"
+
 /* The error kind of a refusal by name, as libvrampool names it. */
+#undef VRAMPOOL_NAMES_ERROR
+#define VRAMPOOL_NAMES_ERROR(kind, name) { DRM_VRAMPOOL_ERR_##kind, name },
 #define vrampool_trace_error_name(code) \
-	__print_symbolic(code, \
-			 { DRM_VRAMPOOL_ERR_NONE, "None" }, \
-			 { DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED, "PoolCapacityExceeded" }, \
-			 { DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG, "BufferTooBig" }, \
-			 { DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, "OutOfMemory" }, \
-			 { DRM_VRAMPOOL_ERR_NOT_FOUND, "NotFound" }, \
-			 { DRM_VRAMPOOL_ERR_CLIENT_LIMIT, "ClientLimit" }, \
-			 { DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED, "QuotaExceeded" }, \
-			 { DRM_VRAMPOOL_ERR_INVALID_ARGUMENT, "InvalidArgument" }, \
-			 { DRM_VRAMPOOL_ERR_DUPLICATE_HANDLE, "DuplicateHandle" })
+	__print_symbolic(code, VRAMPOOL_NAMES_ERRORS { DRM_VRAMPOOL_ERR_NONE, "None" })
 
 /* The operations of a vrampool_batch event. */
 #define VRAMPOOL_BATCH_ALLOC	0

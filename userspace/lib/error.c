@@ -15,6 +15,7 @@
 
 #include "vrampool.h"
 #include "vrampool_layout.h"
+#include "vrampool_names.h"
 
 static const char *const field_names[] = {
 	[DRM_VRAMPOOL_FIELD_NONE] = "",
@@ -86,29 +87,15 @@ static int limit_message(const struct vrampool_error *e, char *buf, size_t len)
 			name, e->capacity);
 }
 
+/* The name of each variant: the documented kinds' from vrampool_names.h. */
+#define VRAMPOOL_NAMES_ERROR(kind, name) [VRAMPOOL_ERR_##kind] = name,
+
 const char *vrampool_error_kind_name(enum vrampool_error_kind kind)
 {
 	static const char *const names[] = {
 		[VRAMPOOL_OK] = "Ok",
-		[VRAMPOOL_ERR_EMPTY_POOL_LIST] = "EmptyPoolList",
-		[VRAMPOOL_ERR_ZERO_SIZE] = "ZeroSize",
-		[VRAMPOOL_ERR_SLICE_LARGER_THAN_PAGE] = "SliceLargerThanPage",
-		[VRAMPOOL_ERR_CAP_SMALLER_THAN_PAGE] = "CapSmallerThanPage",
-		[VRAMPOOL_ERR_TOO_MANY_PAGES] = "TooManyPages",
-		[VRAMPOOL_ERR_TOO_MANY_POOLS] = "TooManyPools",
-		[VRAMPOOL_ERR_PRESET_UNAVAILABLE] = "PresetUnavailable",
-		[VRAMPOOL_ERR_SLICED_POOLS_UNAVAILABLE] = "SlicedPoolsUnavailable",
-		[VRAMPOOL_ERR_SIZE_OVERFLOW] = "SizeOverflow",
-		[VRAMPOOL_ERR_POOLS_IN_USE] = "PoolsInUse",
-		[VRAMPOOL_ERR_INVALID_ARGUMENT] = "InvalidArgument",
 		[VRAMPOOL_ERR_OS] = "Os",
-		[VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED] = "PoolCapacityExceeded",
-		[VRAMPOOL_ERR_BUFFER_TOO_BIG] = "BufferTooBig",
-		[VRAMPOOL_ERR_OUT_OF_MEMORY] = "OutOfMemory",
-		[VRAMPOOL_ERR_NOT_FOUND] = "NotFound",
-		[VRAMPOOL_ERR_CLIENT_LIMIT] = "ClientLimit",
-		[VRAMPOOL_ERR_QUOTA_EXCEEDED] = "QuotaExceeded",
-		[VRAMPOOL_ERR_DUPLICATE_HANDLE] = "DuplicateHandle",
+		VRAMPOOL_NAMES_ERRORS
 	};
 
 	if ((unsigned int)kind < sizeof(names) / sizeof(names[0]))
@@ -232,6 +219,44 @@ static enum vrampool_error_kind kind_of(uint32_t code)
 	}
 }
 
+/* A value of an error, from where the kernel put it (NULL: not there). */
+static uint64_t value_from(enum vrampool_names_from from,
+			   const struct drm_vrampool_layout_error *le,
+			   const struct drm_vrampool_alloc_error *ae)
+{
+	switch (from) {
+	case VRAMPOOL_NAMES_FROM_VALUE0:
+		return le ? le->value[0] : 0;
+	case VRAMPOOL_NAMES_FROM_VALUE1:
+		return le ? le->value[1] : 0;
+	case VRAMPOOL_NAMES_FROM_SIZE:
+		return ae ? ae->size : 0;
+	case VRAMPOOL_NAMES_FROM_POOL:
+		return ae ? ae->pool : 0;
+	case VRAMPOOL_NAMES_FROM_CAPACITY:
+		return ae ? ae->capacity : 0;
+	case VRAMPOOL_NAMES_FROM_IN_USE:
+		return ae ? ae->in_use : 0;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The values @err's variant carries (VRAMPOOL_NAMES_VALUES), from the
+ * kernel's structured error; those the request named are the caller's to set.
+ */
+#define VRAMPOOL_NAMES_VALUE(k, member, key, from)				\
+	if (err->kind == VRAMPOOL_ERR_##k &&					\
+	    VRAMPOOL_NAMES_FROM_##from != VRAMPOOL_NAMES_FROM_REQUEST)		\
+		err->member = value_from(VRAMPOOL_NAMES_FROM_##from, le, ae);
+
+static void take_values(struct vrampool_error *err, const struct drm_vrampool_layout_error *le,
+			const struct drm_vrampool_alloc_error *ae)
+{
+	VRAMPOOL_NAMES_VALUES
+}
+
 void vrampool_error_from_ioctl(struct vrampool_error *err, int os_errno,
 			       const struct drm_vrampool_layout_error *le)
 {
@@ -247,37 +272,7 @@ void vrampool_error_from_ioctl(struct vrampool_error *err, int os_errno,
 	err->kind = kind_of(le->code);
 	err->entry = le->entry;
 	err->field = le->field;
-	switch (err->kind) {
-	case VRAMPOOL_ERR_SLICE_LARGER_THAN_PAGE:
-		err->page_size = le->value[0];
-		err->max_slice_size = le->value[1];
-		break;
-	case VRAMPOOL_ERR_CAP_SMALLER_THAN_PAGE:
-		err->page_size = le->value[0];
-		err->max_pool_size = le->value[1];
-		break;
-	case VRAMPOOL_ERR_TOO_MANY_PAGES:
-		err->pages = le->value[0];
-		break;
-	case VRAMPOOL_ERR_TOO_MANY_POOLS:
-		err->count = le->value[0];
-		break;
-	case VRAMPOOL_ERR_PRESET_UNAVAILABLE:
-		err->preset = (uint32_t)le->value[0];
-		break;
-	case VRAMPOOL_ERR_SIZE_OVERFLOW:
-		err->size = le->value[0];
-		err->alignment = le->value[1];
-		break;
-	case VRAMPOOL_ERR_POOLS_IN_USE:
-		err->bytes_in_use = le->value[0];
-		break;
-	case VRAMPOOL_ERR_INVALID_ARGUMENT:
-		err->value = le->value[0];
-		break;
-	default:
-		break;
-	}
+	take_values(err, le, NULL);
 }
 
 void vrampool_error_from_alloc(struct vrampool_error *err, int os_errno,
@@ -293,9 +288,6 @@ void vrampool_error_from_alloc(struct vrampool_error *err, int os_errno,
 		if (os_errno != ENOSPC)
 			return;
 		err->kind = VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED;
-		err->pool = ae->pool;
-		err->capacity = ae->capacity;
-		err->in_use = ae->in_use;
 		break;
 	case DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG:
 		if (os_errno != EFBIG)
@@ -311,19 +303,14 @@ void vrampool_error_from_alloc(struct vrampool_error *err, int os_errno,
 		if (os_errno != EDQUOT)
 			return;
 		err->kind = VRAMPOOL_ERR_CLIENT_LIMIT;
-		err->limit = ae->pool;
-		err->capacity = ae->capacity;
-		err->in_use = ae->in_use;
 		break;
 	case DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED:
 		if (os_errno != EDQUOT)
 			return;
 		err->kind = VRAMPOOL_ERR_QUOTA_EXCEEDED;
-		err->capacity = ae->capacity;
-		err->in_use = ae->in_use;
 		break;
 	default:
 		return;
 	}
-	err->size = ae->size;
+	take_values(err, NULL, ae);
 }

@@ -357,36 +357,23 @@ static void json_plan(const struct plan *p, const char *file, const struct trace
 
 static const char plan_usage[] = "usage: vrampoolctl plan [--device PATH] [--json] TRACE|-\n";
 
-int cmd_plan(int argc, char **argv)
+static const struct opt options[] = {
+	OPT_DEVICE,
+	OPT_JSON,
+	OPT_END,
+};
+
+/* argv: the trace. */
+static int run(const struct opts *o, int argc, char **argv)
 {
-	static const char *const valued[] = { "--device", NULL };
 	static struct plan p;
 	struct vrampool_device_info info;
 	struct trace t = { 0 };
-	const char *device = NULL, *file = NULL, *v;
-	char opt[64];
-	bool json = false;
-	int i, k, fd, ret;
+	const char *device = o->device, *file = argc ? argv[0] : NULL;
+	int k, fd, ret;
 
-	for (i = 1; i < argc; i++) {
-		ret = take_option(argc, argv, &i, valued, opt, sizeof(opt), &v);
-		if (ret)
-			return ret;
-		if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
-			fputs(plan_usage, stdout);
-			return EXIT_OK;
-		} else if (!strcmp(opt, "--device")) {
-			device = v;
-		} else if (!strcmp(opt, "--json")) {
-			json = true;
-		} else if (opt[0] == '-' && opt[1]) {
-			return usage_error("plan: unknown option '%s'", opt);
-		} else if (!file) {
-			file = argv[i];
-		} else {
-			return usage_error("plan: unexpected argument '%s' (one trace)", argv[i]);
-		}
-	}
+	if (argc > 1)
+		return usage_error("plan: unexpected argument '%s' (one trace)", argv[1]);
 	if (!file)
 		return usage_error("plan: no trace given (a file, or - for standard input)");
 
@@ -410,7 +397,7 @@ int cmd_plan(int argc, char **argv)
 			goto out;
 	}
 	choose(&p);
-	if (json)
+	if (o->json)
 		json_plan(&p, file, &t, &info);
 	else
 		print_plan(&p, file, &t, &info);
@@ -424,3 +411,14 @@ out:
 	free_trace(&t);
 	return ret;
 }
+
+const struct command cmd_plan = {
+	.name = "plan",
+	.help = "  plan [--device PATH] [--json] TRACE|-\n"
+		"      Propose a layout for the trace (pool pages, slice sizes and caps from\n"
+		"      its sizes and live set), replay the trace with it, with the other\n"
+		"      candidates and with the presets (a fresh client each), show their\n"
+		"      figures side by side, and print the chosen layout as an install line.\n",
+	.parser = { .opts = options, .usage = plan_usage, .max_operands = OPT_ANY },
+	.run_opts = run,
+};

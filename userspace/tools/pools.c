@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "vrampoolctl.h"
 
@@ -64,6 +65,18 @@ int client_view_read(int fd, struct client_view *v)
 		return ret;
 	}
 	return 0;
+}
+
+int client_view_open(const char *path, struct vrampool_device_info *info, struct client_view *v)
+{
+	int fd, ret;
+
+	fd = open_device(path, info);
+	if (fd < 0)
+		return -fd;
+	ret = client_view_read(fd, v);
+	close(fd);
+	return ret ? EXIT_FAILED : EXIT_OK;
 }
 
 void client_view_free(struct client_view *v)

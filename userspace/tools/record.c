@@ -443,38 +443,43 @@ struct record_args {
 
 static int parse_args(int argc, char **argv, struct record_args *a)
 {
-	static const char *const valued[] = { "--pid", "--client", "--duration", NULL };
-	char opt[64], why[256];
+	enum { O_PID, O_CLIENT, O_DURATION };
+	static const struct opt options[] = {
+		[O_PID] = { "--pid", NULL, true, OPT_ID_OWN },
+		[O_CLIENT] = { "--client", NULL, true, OPT_ID_OWN },
+		[O_DURATION] = { "--duration", NULL, true, OPT_ID_OWN },
+		OPT_END,
+	};
+	struct opt_iter it;
+	char why[256];
 	const char *v;
 	uint64_t n;
-	int i, ret;
+	int k;
 
 	memset(a, 0, sizeof(*a));
-	for (i = 1; i < argc; i++) {
-		ret = take_option(argc, argv, &i, valued, opt, sizeof(opt), &v);
-		if (ret)
-			return ret;
-		if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
+	opt_init(&it, argc, argv, options, false);
+	while ((k = opt_next(&it, &v)) != OPT_DONE) {
+		if (k == OPT_FAILED)
+			return EXIT_USAGE;
+		if (k == OPT_HELP) {
 			fputs(record_usage, stdout);
 			return -1;
-		} else if (!strcmp(opt, "--pid")) {
+		} else if (k == O_PID) {
 			if (parse_count(v, &n, why, sizeof(why)) || !n || n > INT_MAX)
 				return usage_error("record: --pid: '%s' is not a process id", v);
 			a->pid = (pid_t)n;
-		} else if (!strcmp(opt, "--client")) {
+		} else if (k == O_CLIENT) {
 			if (parse_count(v, &a->client, why, sizeof(why)))
 				return usage_error("record: --client: %s", why);
 			a->by_client = true;
-		} else if (!strcmp(opt, "--duration")) {
+		} else if (k == O_DURATION) {
 			if (parse_seconds(v, &a->duration, why, sizeof(why)))
 				return usage_error("record: --duration: %s", why);
 			a->timed = true;
-		} else if (opt[0] == '-' && opt[1]) {
-			return usage_error("record: unknown option '%s'", opt);
 		} else if (!a->file) {
-			a->file = argv[i];
+			a->file = v;
 		} else {
-			return usage_error("record: unexpected argument '%s' (one file)", argv[i]);
+			return usage_error("record: unexpected argument '%s' (one file)", v);
 		}
 	}
 	if (!a->file)
@@ -534,7 +539,7 @@ static int record_loop(struct recorder *rec, const struct record_args *a, int pi
 	return drain(rec, pipe_fd) ? 0 : -errno;
 }
 
-int cmd_record(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	static struct recorder rec;
 	struct record_args a;
@@ -607,3 +612,13 @@ out:
 	free(rec.sizes);
 	return ret;
 }
+
+const struct command cmd_record = {
+	.name = "record",
+	.help = "  record [--pid P] [--client ID] [--duration SECS] FILE|-\n"
+		"      Record allocations and frees from the vrampool tracepoints (tracefs,\n"
+		"      as root) as a trace that replay reads: of process P's threads, of\n"
+		"      client ID (drm-client-id), or of every client; until P exits,\n"
+		"      SIGINT or SIGTERM, or SECS seconds.\n",
+	.run = run,
+};

@@ -4,403 +4,23 @@
  *
  *   vrampoolctl replay [--device PATH] [--json] TRACE|- [LAYOUT]
  *
- * The trace format (`vrampoolctl trace` writes it; so can anything else):
- *
- *   # a comment, from '#' to the end of the line; blank lines are skipped
- *   alloc ID SIZE [persistent]
- *   free ID
- *
- * One operation a line, its words separated by blanks. ID is the trace's
- * own name for an allocation: 1 to 63 letters, digits, '_', '-' or '.'.
- * An ID names one live allocation at a time, and may be allocated again
- * once freed. SIZE is a number of bytes, with an optional unit as
- * everywhere in vrampoolctl (4096, 64MiB). `persistent` asks for the
- * persistent pool (DRM_VRAMPOOL_ALLOC_PERSISTENT). What a trace leaves
- * live is freed when the device is closed.
- *
- * The trace is read and checked whole before the device is opened: an
- * unknown operation, a bad ID or size, an alloc of an ID that is live or a
- * free of one that is not is a usage error (exit 2) naming the line. Then
- * one client (one open file) installs LAYOUT (in the syntax of `install`;
- * without it, the client keeps the default layout a new client has:
- * sub-slices, or exclusive-pages on an exclusive-memory-only device) and
- * makes every operation in order through ALLOC and FREE. The first one
- * that fails stops the replay with its documented error (exit 1).
- *
- * The figures:
- *  - peak live: the most bytes the live allocations held at once (the sum
- *    of their sizes), as the trace itself says;
- *  - peak reserved: the most bytes the client's pools reserved at once
- *    (reserved_bytes of every pool, the persistent pool 255 included),
- *    sampled with one POOL_QUERY after each ALLOC: only an ALLOC can make
- *    a pool reserve more (FREE never does), so the samples see the peak;
- *  - their ratio, peak reserved / peak live;
- *  - ops/s: operations per second of time spent in ALLOC and FREE alone
- *    (the POOL_QUERY samples are timed apart, in the wall time);
- *  - the same peaks for the dynamic pools alone (without pool 255 and the
- *    persistent allocations), which pools served how many allocations,
- *    and the pools as they are at the end of the trace (nothing cleaned).
+ * The trace is read and checked whole first (tracefile.c); then one client
+ * (one open file) installs LAYOUT (in the syntax of `install`; without it,
+ * the client keeps the default layout a new client has: sub-slices, or
+ * exclusive-pages on an exclusive-memory-only device) and makes every
+ * operation in order through ALLOC and FREE (replayer.c, which says what
+ * the figures are). The first one that fails stops the replay with its
+ * documented error (exit 1).
  *
  * Copyright (C) 2026 The vrampool authors
  */
 
-#include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "vrampoolctl.h"
-
-#define MAX_TRACE_WORDS	4
-
-/* The command whose messages these are: "replay" or "plan". */
-static const char *trace_cmd = "replay";
-
-static int trace_error(int line, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int trace_error(int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "vrampoolctl: %s: line %d: ", trace_cmd, line);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
-
-static void *must_grow(void *p, size_t *cap, size_t elem)
-{
-	size_t ncap = *cap ? 2 * *cap : 1024;
-
-	p = realloc(p, ncap * elem);
-	if (!p) {
-		fprintf(stderr, "vrampoolctl: replay: out of memory\n");
-		exit(EXIT_FAILED);
-	}
-	*cap = ncap;
-	return p;
-}
-
-/* ---- IDs ------------------------------------------------------------------ */
-
-static uint32_t hash(const char *s)
-{
-	uint32_t h = 2166136261u;	/* FNV-1a */
-
-	while (*s) {
-		h ^= (unsigned char)*s++;
-		h *= 16777619u;
-	}
-	return h;
-}
-
-static void rehash(struct trace *t, size_t nslots)
-{
-	size_t i, k, mask = nslots - 1;
-
-	free(t->slots);
-	t->slots = calloc(nslots, sizeof(*t->slots));
-	if (!t->slots) {
-		fprintf(stderr, "vrampoolctl: replay: out of memory\n");
-		exit(EXIT_FAILED);
-	}
-	t->nslots = nslots;
-	for (i = 0; i < t->nids; i++) {
-		for (k = hash(t->ids[i].name) & mask; t->slots[k]; k = (k + 1) & mask)
-			;
-		t->slots[k] = (uint32_t)i + 1;
-	}
-}
-
-/* The index of ID @name; with @add, a new one if it is not known. -1: unknown. */
-static long find_id(struct trace *t, const char *name, bool add)
-{
-	size_t k, mask;
-
-	if (add && 2 * (t->nids + 1) > t->nslots)
-		rehash(t, t->nslots ? 2 * t->nslots : 1024);
-	if (!t->nslots)
-		return -1;
-	mask = t->nslots - 1;
-	for (k = hash(name) & mask; t->slots[k]; k = (k + 1) & mask) {
-		if (!strcmp(t->ids[t->slots[k] - 1].name, name))
-			return t->slots[k] - 1;
-	}
-	if (!add)
-		return -1;
-	if (t->nids == t->capids)
-		t->ids = must_grow(t->ids, &t->capids, sizeof(*t->ids));
-	t->ids[t->nids] = (struct trace_id){ .name = strdup(name) };
-	if (!t->ids[t->nids].name) {
-		fprintf(stderr, "vrampoolctl: replay: out of memory\n");
-		exit(EXIT_FAILED);
-	}
-	t->slots[k] = (uint32_t)t->nids + 1;
-	return (long)t->nids++;
-}
-
-void free_trace(struct trace *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->nids; i++)
-		free(t->ids[i].name);
-	free(t->ids);
-	free(t->ops);
-	free(t->slots);
-}
-
-/* ---- Reading a trace ------------------------------------------------------ */
-
-/* One line's operation into @t; a mistake is reported and returned. */
-static int parse_op(struct trace *t, int line, int n, char **w)
-{
-	struct trace_op op = { .line = line };
-	struct trace_id *id;
-	char why[384];
-	long i;
-
-	if (!strcmp(w[0], "alloc")) {
-		if (n < 3 || n > 4)
-			return trace_error(line, "usage: alloc ID SIZE [persistent]");
-		if (!valid_name(w[1]))
-			return trace_error(line, "'%s' is not an ID (letters, digits, _ - .; at most %d)",
-					   w[1], NAME_MAX_LEN);
-		if (parse_size(w[2], &op.size, why, sizeof(why)))
-			return trace_error(line, "alloc: %s", why);
-		if (n == 4) {
-			if (strcmp(w[3], "persistent"))
-				return trace_error(line, "alloc: '%s': only 'persistent' may follow the size",
-						   w[3]);
-			op.persistent = true;
-		}
-		i = find_id(t, w[1], true);
-		id = &t->ids[i];
-		if (id->live)
-			return trace_error(line, "'%s' is still allocated (line %d): free it first",
-					   w[1], id->line);
-		op.alloc = true;
-		id->live = true;
-	} else if (!strcmp(w[0], "free")) {
-		if (n != 2)
-			return trace_error(line, "usage: free ID");
-		i = find_id(t, w[1], false);
-		if (i < 0)
-			return trace_error(line, "'%s' is not allocated by an earlier line", w[1]);
-		id = &t->ids[i];
-		if (!id->live)
-			return trace_error(line, "'%s' is already freed (line %d)", w[1], id->line);
-		id->live = false;
-	} else {
-		return trace_error(line, "unknown operation '%s' (alloc or free)", w[0]);
-	}
-	id->line = line;
-	op.id = (uint32_t)i;
-	if (t->nops == t->capops)
-		t->ops = must_grow(t->ops, &t->capops, sizeof(*t->ops));
-	t->ops[t->nops++] = op;
-	return 0;
-}
-
-static int parse_trace(FILE *in, const char *file, struct trace *t)
-{
-	char *line = NULL, *save, *w, *words[MAX_TRACE_WORDS + 1];
-	size_t cap = 0, i;
-	int lineno = 0, n, ret = 0;
-
-	while (!ret && getline(&line, &cap, in) >= 0) {
-		lineno++;
-		n = 0;
-		save = NULL;
-		for (w = strtok_r(line, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
-			if (*w == '#')
-				break;
-			if (n == MAX_TRACE_WORDS + 1)
-				break;
-			words[n++] = w;
-		}
-		if (n)
-			ret = parse_op(t, lineno, n, words);
-	}
-	free(line);
-	if (!ret && ferror(in))
-		ret = trace_error(lineno, "read error: %s", strerror(errno));
-	if (!ret && !t->nops)
-		ret = usage_error("%s: %s: no operation (alloc or free) in the trace", trace_cmd, file);
-	/* The replay starts with nothing live. */
-	for (i = 0; i < t->nids; i++)
-		t->ids[i].live = false;
-	return ret;
-}
-
-int load_trace(const char *cmd, const char *file, struct trace *t)
-{
-	FILE *in;
-	int ret;
-
-	trace_cmd = cmd;
-	in = strcmp(file, "-") ? fopen(file, "r") : stdin;
-	if (!in)
-		return usage_error("%s: %s: %s", cmd, file, strerror(errno));
-	ret = parse_trace(in, file, t);
-	if (in != stdin)
-		fclose(in);
-	return ret;
-}
-
-/* ---- Replaying ------------------------------------------------------------- */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/* POOL_QUERY into a buffer sized once: the layout does not change meanwhile. */
-struct sampler {
-	struct drm_vrampool_pool_status *pools;
-	uint32_t size;
-};
-
-static int sampler_init(int fd, struct sampler *s)
-{
-	struct drm_vrampool_pool_query q = { 0 };
-
-	if (ioctl(fd, DRM_IOCTL_VRAMPOOL_POOL_QUERY, &q))
-		return -errno;
-	s->size = q.size;
-	s->pools = malloc(q.size);
-	return s->pools ? 0 : -ENOMEM;
-}
-
-static int sample(int fd, struct sampler *s, struct replay_result *r)
-{
-	struct drm_vrampool_pool_query q = { .size = s->size, .pools = (uintptr_t)s->pools };
-	uint64_t all = 0, dyn = 0;
-	uint32_t i;
-
-	if (ioctl(fd, DRM_IOCTL_VRAMPOOL_POOL_QUERY, &q))
-		return -errno;
-	for (i = 0; i < s->size / sizeof(*s->pools); i++) {
-		all += s->pools[i].reserved_bytes;
-		if (s->pools[i].index != DRM_VRAMPOOL_PERSISTENT_POOL)
-			dyn += s->pools[i].reserved_bytes;
-	}
-	if (all > r->peak_reserved)
-		r->peak_reserved = all;
-	if (dyn > r->peak_reserved_dyn)
-		r->peak_reserved_dyn = dyn;
-	if (q.vram_in_use > r->peak_vram)
-		r->peak_vram = q.vram_in_use;
-	return 0;
-}
-
-static int replay_alloc(int fd, struct trace *t, const struct trace_op *op, struct sampler *s,
-			struct replay_result *r)
-{
-	struct vrampool_allocation a;
-	uint64_t t0;
-	int ret;
-
-	t0 = now_ns();
-	ret = vrampool_alloc(fd, op->size, op->persistent ? DRM_VRAMPOOL_ALLOC_PERSISTENT : 0, &a,
-			     &r->err);
-	r->op_ns += now_ns() - t0;
-	if (ret) {
-		r->failed_call = "ALLOC";
-		return ret;
-	}
-	t->ids[op->id].handle = a.handle;
-	t->ids[op->id].size = op->size;
-	t->ids[op->id].persistent = op->persistent;
-	t->ids[op->id].live = true;
-	r->allocs++;
-	r->persistent += op->persistent;
-	r->served[a.pool % N_POOLS]++;
-	r->live += op->size;
-	if (r->live > r->peak_live)
-		r->peak_live = r->live;
-	if (!op->persistent) {
-		r->live_dyn += op->size;
-		if (r->live_dyn > r->peak_live_dyn)
-			r->peak_live_dyn = r->live_dyn;
-	}
-	ret = sample(fd, s, r);
-	if (ret) {
-		vrampool_error_from_ioctl(&r->err, -ret, NULL);
-		r->failed_call = "POOL_QUERY";
-	}
-	return ret;
-}
-
-static int replay_free(int fd, struct trace *t, const struct trace_op *op,
-		       struct replay_result *r)
-{
-	struct trace_id *id = &t->ids[op->id];
-	uint64_t t0;
-	int ret;
-
-	t0 = now_ns();
-	ret = vrampool_free(fd, id->handle, &r->err);
-	r->op_ns += now_ns() - t0;
-	if (ret) {
-		r->failed_call = "FREE";
-		return ret;
-	}
-	id->live = false;
-	r->frees++;
-	r->live -= id->size;
-	if (!id->persistent)
-		r->live_dyn -= id->size;
-	return 0;
-}
-
-int replay(int fd, struct trace *t, struct replay_result *r)
-{
-	struct sampler s = { 0 };
-	uint64_t start;
-	size_t i;
-	int ret;
-
-	memset(r, 0, sizeof(*r));
-	for (i = 0; i < t->nids; i++)
-		t->ids[i].live = false;
-	start = now_ns();
-	ret = sampler_init(fd, &s);
-	if (!ret)
-		ret = sample(fd, &s, r);
-	if (ret) {
-		fprintf(stderr, "vrampoolctl: replay: POOL_QUERY: %s\n", strerror(-ret));
-		free(s.pools);
-		return ret;
-	}
-	for (i = 0; !ret && i < t->nops; i++) {
-		const struct trace_op *op = &t->ops[i];
-
-		ret = op->alloc ? replay_alloc(fd, t, op, &s, r) : replay_free(fd, t, op, r);
-		if (ret)
-			r->failed = op;
-		else
-			r->done++;
-	}
-	r->wall_ns = now_ns() - start;
-	for (i = 0; i < t->nids; i++) {
-		if (t->ids[i].live)
-			r->left++;
-	}
-	r->left_bytes = r->live;
-	free(s.pools);
-	return ret;
-}
 
 /* ---- Reporting -------------------------------------------------------------- */
 
@@ -418,11 +38,6 @@ struct replay_ctx {
 static double ratio(uint64_t num, uint64_t den)
 {
 	return den ? (double)num / (double)den : -1.0;
-}
-
-uint64_t ops_per_sec(const struct replay_result *r)
-{
-	return r->op_ns ? (uint64_t)((double)(r->allocs + r->frees) * 1e9 / (double)r->op_ns) : 0;
 }
 
 static void print_figure(const char *label, uint64_t v)
@@ -581,32 +196,6 @@ static void print_failure(const struct replay_ctx *c)
 
 /* ---- The command ------------------------------------------------------------- */
 
-int take_option(int argc, char **argv, int *i, const char *const *valued, char *opt,
-		size_t len, const char **val)
-{
-	const char *arg = argv[*i], *eq = NULL;
-	size_t k;
-
-	*val = NULL;
-	if (!strncmp(arg, "--", 2))
-		eq = strchr(arg, '=');
-	snprintf(opt, len, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
-	for (k = 0; valued[k]; k++) {
-		if (strcmp(opt, valued[k]))
-			continue;
-		if (eq)
-			*val = eq + 1;
-		else if (*i + 1 < argc)
-			*val = argv[++*i];
-		else
-			return usage_error("%s: %s needs a value", argv[0], opt);
-		return 0;
-	}
-	if (eq)
-		return usage_error("%s: unknown option '%s'", argv[0], opt);
-	return 0;
-}
-
 static const char replay_usage[] =
 	"usage: vrampoolctl replay [--device PATH] [--json] TRACE|- [LAYOUT]\n";
 
@@ -620,61 +209,36 @@ static int install_layout(int fd, struct layout_request *req)
 	return -1;
 }
 
-int cmd_replay(int argc, char **argv)
+static const struct opt options[] = {
+	OPT_DEVICE,
+	OPT_JSON,
+	OPT_END,
+};
+
+/* argv: the trace, then the layout's words. */
+static int run(const struct opts *o, int argc, char **argv)
 {
-	static const char *const valued[] = { "--device", NULL };
 	static struct layout_request req;
 	static struct replay_result r;
 	struct vrampool_device_info info;
 	struct client_view view = { 0 };
 	struct trace t = { 0 };
 	struct replay_ctx c = { .t = &t, .r = &r, .info = &info };
-	const char *device = NULL, *file = NULL, *v;
-	char **layout = NULL, why[512], opt[64], layout_text[64];
-	bool json = false, have_view = false;
-	int i, nlayout = 0, fd, ret;
+	const char *file = argc ? argv[0] : NULL;
+	char **layout = argv + 1, why[512], layout_text[64];
+	int nlayout = argc ? argc - 1 : 0, fd, ret;
+	bool have_view = false;
 
-	layout = calloc((size_t)argc, sizeof(*layout));
-	if (!layout) {
-		fprintf(stderr, "vrampoolctl: replay: out of memory\n");
-		return EXIT_FAILED;
-	}
-	for (i = 1; i < argc; i++) {
-		ret = take_option(argc, argv, &i, valued, opt, sizeof(opt), &v);
-		if (ret)
-			goto out_free;
-		if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
-			fputs(replay_usage, stdout);
-			ret = EXIT_OK;
-			goto out_free;
-		} else if (!strcmp(opt, "--device")) {
-			device = v;
-		} else if (!strcmp(opt, "--json")) {
-			json = true;
-		} else if (opt[0] == '-' && opt[1]) {
-			ret = usage_error("replay: unknown option '%s'", opt);
-			goto out_free;
-		} else if (!file) {
-			file = argv[i];
-		} else {
-			layout[nlayout++] = argv[i];
-		}
-	}
-	ret = EXIT_USAGE;
-	if (!file) {
-		usage_error("replay: no trace given (a file, or - for standard input)");
-		goto out_free;
-	}
-	if (nlayout && parse_layout(nlayout, layout, &req, why, sizeof(why))) {
-		usage_error("replay: %s", why);
-		goto out_free;
-	}
+	if (!file)
+		return usage_error("replay: no trace given (a file, or - for standard input)");
+	if (nlayout && parse_layout(nlayout, layout, &req, why, sizeof(why)))
+		return usage_error("replay: %s", why);
 
 	ret = load_trace("replay", file, &t);
 	if (ret)
 		goto out_trace;
 
-	fd = open_device(device, &info);
+	fd = open_device(o->device, &info);
 	if (fd < 0) {
 		ret = -fd;
 		goto out_trace;
@@ -704,7 +268,7 @@ int cmd_replay(int argc, char **argv)
 		have_view = true;
 		c.end = &view;
 	}
-	if (json)
+	if (o->json)
 		json_result(&c);
 	else
 		print_result(&c);
@@ -716,7 +280,15 @@ out_close:
 	close(fd);	/* frees whatever the trace left live */
 out_trace:
 	free_trace(&t);
-out_free:
-	free(layout);
 	return ret;
 }
+
+const struct command cmd_replay = {
+	.name = "replay",
+	.help = "  replay [--device PATH] [--json] TRACE|- [LAYOUT]\n"
+		"      Replay a trace through ALLOC and FREE in one client, with LAYOUT\n"
+		"      (default: a new client's default layout), and print its peak live\n"
+		"      and peak reserved bytes, their ratio and ops/s.\n",
+	.parser = { .opts = options, .usage = replay_usage, .max_operands = OPT_ANY },
+	.run_opts = run,
+};

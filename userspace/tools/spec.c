@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "vrampool_names.h"
 #include "vrampoolctl.h"
 
 enum key_kind { KEY_SIZE, KEY_COUNT };
@@ -51,18 +52,9 @@ static const struct spec_key keys[] = {
 
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
-static const char *const type_names[] = {
-	[DRM_VRAMPOOL_POOL_EXCLUSIVE] = "exclusive",
-	[DRM_VRAMPOOL_POOL_SLICED] = "sliced",
-	[DRM_VRAMPOOL_POOL_DIRECT] = "direct",
-	[DRM_VRAMPOOL_POOL_PERSISTENT] = "persistent",
-};
-
 const char *pool_type_name(uint32_t type)
 {
-	if (type < sizeof(type_names) / sizeof(type_names[0]) && type_names[type])
-		return type_names[type];
-	return "unknown";
+	return vrampool_names_lookup_pool_type(type);
 }
 
 uint32_t preset_of(const char *name)
@@ -83,6 +75,7 @@ static int parse_spec(const char *spec, struct drm_vrampool_pool_entry *e, char 
 	const struct spec_key *k;
 	uint64_t v;
 	size_t i;
+	int ret;
 
 	if (strlen(spec) >= sizeof(buf)) {
 		snprintf(why, len, "pool spec too long: '%.40s...'", spec);
@@ -93,13 +86,11 @@ static int parse_spec(const char *spec, struct drm_vrampool_pool_entry *e, char 
 	if (opts)
 		*opts++ = '\0';
 
-	if (!strcmp(buf, "sliced")) {
-		type = DRM_VRAMPOOL_POOL_SLICED;
-	} else if (!strcmp(buf, "exclusive")) {
-		type = DRM_VRAMPOOL_POOL_EXCLUSIVE;
-	} else if (!strcmp(buf, "direct")) {
-		type = DRM_VRAMPOOL_POOL_DIRECT;
-	} else {
+	ret = vrampool_names_parse_pool_type(buf);
+	if (ret == DRM_VRAMPOOL_POOL_SLICED || ret == DRM_VRAMPOOL_POOL_EXCLUSIVE ||
+	    ret == DRM_VRAMPOOL_POOL_DIRECT) {
+		type = (uint32_t)ret;
+	} else {	/* the persistent pool is never installed */
 		snprintf(why, len,
 			 "'%s' is not a pool spec or preset (sliced:..., exclusive:..., direct[:...], sub-slices, exclusive-pages)",
 			 spec);

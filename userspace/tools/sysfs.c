@@ -414,25 +414,17 @@ static int stat_device(const char *path, struct json *j)
 
 int stat_all(const char *path, bool json)
 {
-	char paths[64][VRAMPOOL_NAME_MAX];
+	char paths[MAX_DEVICES][VRAMPOOL_NAME_MAX];
 	int count, i, ret = EXIT_OK, r;
 	struct json j;
 
-	if (path) {
-		snprintf(paths[0], sizeof(paths[0]), "%s", path);
-		count = 1;
-	} else {
-		count = vrampool_list_devices(paths, 64);
-		if (count < 0) {
-			fprintf(stderr, "vrampoolctl: cannot list devices: %s\n", strerror(-count));
-			return EXIT_FAILED;
-		}
-		if (count > 64)
-			count = 64;
-		if (!count) {
-			fprintf(stderr, "vrampoolctl: no vrampool device found\n");
-			ret = EXIT_NODEV;
-		}
+	/* With no device, an empty list (and exit 3). */
+	count = device_paths(path, paths, MAX_DEVICES);
+	if (count == -EXIT_NODEV) {
+		count = 0;
+		ret = EXIT_NODEV;
+	} else if (count < 0) {
+		return -count;
 	}
 	if (json) {
 		json_init(&j, stdout);

@@ -2,6 +2,8 @@
 /*
  * vrampoolctl top: every client of a device, refreshed like top(1).
  *
+ *   vrampoolctl top [--device PATH] [--interval SECS] [--iterations N] | [--json]
+ *
  * For each device: its VRAM, what is in use, its VRAM quota and what
  * reclaim has taken from clients in total; for each client (largest VRAM
  * holder first): its id, pid and command, the VRAM it holds, the bytes of
@@ -229,27 +231,6 @@ static void top_device_json(struct json *j, const struct top_device *d)
 	json_object_end(j);
 }
 
-/* The devices to show: @path, or every vrampool device; how many, or -exit code. */
-static int top_paths(const char *path, char (*paths)[VRAMPOOL_NAME_MAX], int max)
-{
-	int count;
-
-	if (path) {
-		snprintf(paths[0], VRAMPOOL_NAME_MAX, "%s", path);
-		return 1;
-	}
-	count = vrampool_list_devices(paths, max);
-	if (count < 0) {
-		fprintf(stderr, "vrampoolctl: cannot list devices: %s\n", strerror(-count));
-		return -EXIT_FAILED;
-	}
-	if (!count) {
-		fprintf(stderr, "vrampoolctl: no vrampool device found\n");
-		return -EXIT_NODEV;
-	}
-	return count < max ? count : max;
-}
-
 /* One frame (or the JSON snapshot) of every device; an exit code. */
 static int top_frame(char (*paths)[VRAMPOOL_NAME_MAX], int count, struct json *j)
 {
@@ -292,7 +273,7 @@ static int top_frame(char (*paths)[VRAMPOOL_NAME_MAX], int count, struct json *j
  *
  * Return: an exit code.
  */
-int top_run(const char *path, const struct timespec *interval, uint64_t iterations, bool json)
+static int top_run(const char *path, const struct timespec *interval, uint64_t iterations, bool json)
 {
 	char paths[64][VRAMPOOL_NAME_MAX];
 	bool tty = isatty(STDOUT_FILENO);
@@ -300,7 +281,7 @@ int top_run(const char *path, const struct timespec *interval, uint64_t iteratio
 	uint64_t k;
 	int count, ret;
 
-	count = top_paths(path, paths, 64);
+	count = device_paths(path, paths, 64);
 	if (count < 0)
 		return -count;
 	if (json) {
@@ -324,3 +305,33 @@ int top_run(const char *path, const struct timespec *interval, uint64_t iteratio
 	}
 	return EXIT_OK;
 }
+
+static const char usage[] =
+	"usage: vrampoolctl top [--device PATH] [--interval SECS] [--iterations N] | [--json]\n";
+
+static const struct opt options[] = {
+	OPT_DEVICE,
+	OPT_JSON,
+	{ "--interval", NULL, true, OPT_ID_INTERVAL },
+	{ "--iterations", NULL, true, OPT_ID_ITERATIONS },
+	OPT_END,
+};
+
+static int run(const struct opts *o, int argc, char **argv)
+{
+	if (o->json && o->timing)
+		return usage_error("top: --json prints one snapshot: no --interval or --iterations");
+	return top_run(o->device, &o->interval, o->count, o->json);
+}
+
+const struct command cmd_top = {
+	.name = "top",
+	.help = "  top [--device PATH] [--interval SECS] [--iterations N] | [--json]\n"
+		"      Every client of every device (or of PATH), from sysfs, the largest\n"
+		"      VRAM holder first: VRAM held, live bytes, free cached bytes (which\n"
+		"      reclaim may take), bytes reclaimed from it; the device's VRAM, quota\n"
+		"      and reclaimed total. Refreshed every SECS seconds (default 2), N times\n"
+		"      (default 0: until interrupted). --json: one snapshot.\n",
+	.parser = { .opts = options, .usage = usage, .max_operands = 0 },
+	.run_opts = run,
+};

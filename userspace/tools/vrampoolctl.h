@@ -16,7 +16,7 @@
 
 #include "vrampool.h"
 
-/* Exit codes: see the header comment of vrampoolctl.c and `vrampoolctl help`. */
+/* Exit codes: see the header comment of main.c and `vrampoolctl help`. */
 #define EXIT_OK		0
 #define EXIT_FAILED	1	/* the operation failed: a documented error, or a system error */
 #define EXIT_USAGE	2	/* bad command line, size, pool spec or script */
@@ -25,6 +25,9 @@
 
 /* Longest message vrampool_error_message() writes, with room to spare. */
 #define MSG_MAX		512
+
+/* Most devices a command lists. */
+#define MAX_DEVICES	64
 
 /* Most pool specs one command line or script line may hold. */
 #define MAX_SPECS	(VRAMPOOL_LAYOUT_MAX_POOLS + 16)
@@ -126,7 +129,125 @@ void json_double(struct json *j, const char *key, double v);
 /* Ends the document with a newline. */
 void json_finish(struct json *j);
 
-/* ---- Errors and devices (vrampoolctl.c) --------------------------------- */
+/* ---- Commands (main.c and one file each) --------------------------------- */
+
+/* ---- Options (options.c) ------------------------------------------------ */
+
+/** One option a command takes. */
+struct opt {
+	const char *name;	/* "--device" */
+	const char *alias;	/* a short name ("-o"), or NULL */
+	bool valued;		/* takes a value: "--name VALUE" or "--name=VALUE" */
+	int id;			/* what opt_parse() sets: an OPT_ID_* */
+};
+
+/* What opt_next() returns when it is no option of the command's list. */
+#define OPT_DONE	(-1)	/* no word left */
+#define OPT_OPERAND	(-2)	/* an operand, in *val */
+#define OPT_HELP	(-3)	/* --help or -h */
+#define OPT_FAILED	(-4)	/* a usage error, printed: exit with EXIT_USAGE */
+
+/** Where opt_next() is in a command's words. */
+struct opt_iter {
+	int argc;
+	char **argv;
+	const struct opt *opts;	/* ends with a NULL name */
+	bool stop;		/* options end at the first operand */
+	bool operands_only;	/* after "--", or past the first operand with @stop */
+	int i;
+};
+
+/**
+ * opt_init() - start on the words of command argv[0]
+ * @it: the parser
+ * @argc: number of words
+ * @argv: the words; argv[0] names the command in messages
+ * @opts: the options it takes, ending with { NULL }
+ * @stop: options end at the first operand (the rest are operands)
+ */
+void opt_init(struct opt_iter *it, int argc, char **argv, const struct opt *opts, bool stop);
+
+/**
+ * opt_next() - the next word: an option (its index in the list; *@val its
+ * value, or NULL), or OPT_OPERAND, OPT_HELP, OPT_DONE, OPT_FAILED
+ */
+int opt_next(struct opt_iter *it, const char **val);
+
+/*
+ * The options opt_parse() knows, each meaning the same in every command;
+ * OPT_ID_OWN: one the command reads itself, with opt_next().
+ */
+enum {
+	OPT_ID_OWN = -1,
+	OPT_ID_DEVICE, OPT_ID_JSON, OPT_ID_TEST_ONLY, OPT_ID_ALIGNMENT, OPT_ID_MAX_PAGE_SIZE,
+	OPT_ID_EXCLUSIVE, OPT_ID_INTERVAL, OPT_ID_COUNT, OPT_ID_ALL, OPT_ID_ITERATIONS,
+};
+
+#define OPT_DEVICE	{ "--device", NULL, true, OPT_ID_DEVICE }
+#define OPT_JSON	{ "--json", NULL, false, OPT_ID_JSON }
+#define OPT_END		{ NULL }
+
+/** What opt_parse() read: defaults, then the options given. */
+struct opts {
+	const char *device;
+	bool json;
+	bool test_only;
+	bool exclusive_memory_only;
+	uint64_t alignment;		/* default 256 */
+	uint64_t max_page_size;		/* default 64 MiB */
+	struct timespec interval;	/* default 2 s */
+	uint64_t count;			/* --count or --iterations */
+	bool all;
+	bool timing;			/* --interval or --iterations given */
+};
+
+/** How opt_parse() reads a command's words. */
+struct opt_parser {
+	const struct opt *opts;	/* the options, ending with OPT_END */
+	const char *usage;	/* printed on stdout for --help */
+	int max_operands;	/* more is a usage error; OPT_ANY: no limit */
+	bool stop;		/* options end at the first operand */
+};
+
+#define OPT_ANY		(-1)
+
+/**
+ * opt_parse() - every option of command argv[0] into @o, the operands
+ * moved last, in order (as GNU getopt leaves them), from *@first
+ *
+ * Return: 0; -1 for --help, its usage printed (exit 0); or EXIT_USAGE
+ * (printed) for a bad option, value or an operand too many.
+ */
+int opt_parse(int argc, char **argv, const struct opt_parser *p, struct opts *o, int *first);
+
+/* ---- Commands (main.c and one file each) --------------------------------- */
+
+/**
+ * A command: its name, how it runs, and its parts of `vrampoolctl help`.
+ * With @parser.opts, command_run() parses its options (opt_parse()) and
+ * calls @run_opts with them and the operands; else @run reads its words
+ * itself (opt_next()).
+ */
+struct command {
+	const char *name;
+	struct opt_parser parser;
+	int (*run_opts)(const struct opts *o, int argc, char **argv);
+	/* argv[0] is the command's name; returns an exit code */
+	int (*run)(int argc, char **argv);
+	const char *help;	/* its entry in the list of commands */
+	const char *notes;	/* a section after the list, or NULL */
+};
+
+extern const struct command cmd_info, cmd_validate, cmd_install, cmd_run, cmd_trace,
+	cmd_replay, cmd_plan, cmd_record, cmd_stat, cmd_map, cmd_watch, cmd_top;
+
+/** find_command() - the command named @name, or NULL */
+const struct command *find_command(const char *name);
+
+/** command_run() - run @cmd on its words (argv[0] its name); an exit code */
+int command_run(const struct command *cmd, int argc, char **argv);
+
+/* ---- Errors and devices (common.c) -------------------------------------- */
 
 /** Print "vrampoolctl: <fmt>" on stderr; return EXIT_USAGE. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -145,6 +266,14 @@ void json_error(struct json *j, const struct vrampool_error *err);
 
 /** A variant from its name ("PoolCapacityExceeded"); -1 when unknown. */
 int error_kind_of(const char *name);
+
+/**
+ * device_paths() - the devices a command shows: @path alone, or every
+ * vrampool device (at most @max)
+ * Return: how many; or, printed, -EXIT_FAILED (they cannot be listed) or
+ * -EXIT_NODEV (none found).
+ */
+int device_paths(const char *path, char (*paths)[VRAMPOOL_NAME_MAX], int max);
 
 /**
  * open_device() - open @path, or the first vrampool device when NULL
@@ -185,8 +314,23 @@ void json_stat(struct json *j, const struct vrampool_device_info *info,
 	       const struct client_view *v);
 void print_map(FILE *out, const struct vrampool_device_info *info, const struct client_view *v);
 
+/**
+ * client_view_open() - open @path (NULL: the first device) and query the
+ * new client it makes; printed on failure. Return: an exit code.
+ */
+int client_view_open(const char *path, struct vrampool_device_info *info, struct client_view *v);
+
 /** One pool's resolved configuration as JSON members (no statistics). */
 void json_pool_config(struct json *j, const struct drm_vrampool_pool_entry *e);
+
+/* ---- A layout's pools, as validate and install show them (layout.c) ---- */
+
+/** print_pools() - one line per pool: its index and its spec */
+void print_pools(const struct drm_vrampool_pool_entry *pools, uint32_t count);
+/** json_pools() - the "pools" array of the current JSON object */
+void json_pools(struct json *j, const struct drm_vrampool_pool_entry *pools, uint32_t count);
+/** json_preset() - the "preset" member: its name, or null */
+void json_preset(struct json *j, uint32_t preset);
 
 /* ---- Every client, from sysfs (sysfs.c) -------------------------------- */
 
@@ -229,44 +373,18 @@ void link_name(const char *dir, const char *name, char *out, size_t len);
 /** backend_of() - the backend name of a device on bus @bus */
 const char *backend_of(const char *bus);
 
-/* ---- top (top.c) --------------------------------------------------------- */
-
-/**
- * top_run() - every client of @path (or of every device), refreshed every
- * @interval, @iterations times (0: until interrupted); @json: one snapshot
- * Return: an exit code.
- */
-int top_run(const char *path, const struct timespec *interval, uint64_t iterations, bool json);
-
-/* ---- Commands ----------------------------------------------------------- */
+/* ---- Scripts (run.c) ------------------------------------------------------ */
 
 /* Longest name of an allocation in a `run` script or a trace. */
 #define NAME_MAX_LEN	63
 
 /**
- * valid_name() - @w is a name for an allocation (script.c): 1 to
+ * valid_name() - @w is a name for an allocation (run.c): 1 to
  * NAME_MAX_LEN letters, digits, '_', '-' or '.'
  */
 bool valid_name(const char *w);
 
-/**
- * take_option() - the word at argv[*i] as an option and its value (replay.c)
- * @argc: number of words
- * @argv: the words; argv[0] names the command in messages
- * @i: the word; moved past the value when it is the next word
- * @valued: the options that take a value ("--name VALUE", "--name=VALUE",
- *          "-o VALUE"), NULL-terminated
- * @opt: the option's name ("--vram"), or the word itself when it is no option
- * @len: size of @opt
- * @val: the value, or NULL
- *
- * Return: 0, or EXIT_USAGE (printed) for a missing value or "--name=VALUE"
- * of an option that takes none.
- */
-int take_option(int argc, char **argv, int *i, const char *const *valued, char *opt,
-		size_t len, const char **val);
-
-/* ---- Traces and their replay (replay.c), shared with plan (plan.c) ------ */
+/* ---- Traces (tracefile.c) and their replay (replayer.c): replay, plan ---- */
 
 #define N_POOLS		256
 
@@ -336,14 +454,5 @@ void free_trace(struct trace *t);
 int replay(int fd, struct trace *t, struct replay_result *r);
 /** ops_per_sec() - operations per second spent in ALLOC and FREE; 0 when none */
 uint64_t ops_per_sec(const struct replay_result *r);
-
-int cmd_run(int argc, char **argv);
-/* Model-shaped allocation traces (trace.c) and their replay (replay.c). */
-int cmd_trace(int argc, char **argv);
-int cmd_replay(int argc, char **argv);
-/* A layout proposed for a trace, replayed beside the presets (plan.c). */
-int cmd_plan(int argc, char **argv);
-/* A client's allocations recorded from the tracepoints, as a trace (record.c). */
-int cmd_record(int argc, char **argv);
 
 #endif /* VRAMPOOLCTL_H */
