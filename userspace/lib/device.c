@@ -19,6 +19,7 @@
 #include <drm/vrampool_accel.h>
 
 #include "vrampool.h"
+#include "vrampool_bus.h"
 
 #define ACCEL_DIR "/dev/accel"
 #define ACCEL_CLASS "/sys/class/accel"
@@ -101,17 +102,23 @@ int vrampool_get_param(int fd, uint32_t param, uint64_t *value)
 	return 0;
 }
 
-static enum vrampool_backend backend_of(const char *node)
+enum vrampool_backend vrampool_backend_of_bus(const char *bus)
 {
-	char bus[VRAMPOOL_NAME_MAX];
-
-	if (link_basename(bus, sizeof(bus), ACCEL_CLASS "/%s/device/subsystem", node))
-		return VRAMPOOL_BACKEND_UNKNOWN;
 	if (!strcmp(bus, "platform"))
 		return VRAMPOOL_BACKEND_EMULATED;
 	if (!strcmp(bus, "pci"))
 		return VRAMPOOL_BACKEND_PCI_BAR;
 	return VRAMPOOL_BACKEND_UNKNOWN;
+}
+
+/* The backend of the accel node @node, from its bus. */
+static enum vrampool_backend node_backend(const char *node)
+{
+	char bus[VRAMPOOL_NAME_MAX];
+
+	if (link_basename(bus, sizeof(bus), ACCEL_CLASS "/%s/device/subsystem", node))
+		return VRAMPOOL_BACKEND_UNKNOWN;
+	return vrampool_backend_of_bus(bus);
 }
 
 int vrampool_device_info(int fd, const char *path, struct vrampool_device_info *info)
@@ -151,7 +158,7 @@ int vrampool_device_info(int fd, const char *path, struct vrampool_device_info *
 
 	snprintf(pathcopy, sizeof(pathcopy), "%s", path);
 	node = basename(pathcopy);
-	info->backend = backend_of(node);
+	info->backend = node_backend(node);
 	if (link_basename(info->name, sizeof(info->name), ACCEL_CLASS "/%s/device", node))
 		snprintf(info->name, sizeof(info->name), "%s", node);
 	return 0;

@@ -349,11 +349,7 @@ static void json_client(struct json *j, const struct sysfs_client *c)
 /* The backend name vrampool_backend_name() gives, from the device's bus. */
 const char *backend_of(const char *bus)
 {
-	if (!strcmp(bus, "platform"))
-		return vrampool_backend_name(VRAMPOOL_BACKEND_EMULATED);
-	if (!strcmp(bus, "pci"))
-		return vrampool_backend_name(VRAMPOOL_BACKEND_PCI_BAR);
-	return vrampool_backend_name(VRAMPOOL_BACKEND_UNKNOWN);
+	return vrampool_backend_name(vrampool_backend_of_bus(bus));
 }
 
 /* One device: its header and clients. Returns an exit code. */

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "vrampool.h"
+#include "vrampool_bus.h"
 
 /* Exit codes: see the header comment of main.c and `vrampoolctl help`. */
 #define EXIT_OK		0
