@@ -19,7 +19,7 @@
  *    ALLOC gets the handle it would have got (the handle cursor is back);
  *  - fail-nth sweeps of both ioctls (on a kernel with fault injection).
  *
- * The per-client limits inside a batch are in vrampool_limits.c (they need
+ * The per-client limits inside a batch are in vrampool_limits_test_helper.c (they need
  * the small limits vrampool_limits_test.sh loads).
  *
  * Copyright (C) 2026 The vrampool authors
