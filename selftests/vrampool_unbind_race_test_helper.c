@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * vrampool_unbind_race_test_helper: open, use and close a device's accel node in a loop
- * while vrampool_unbind_race_test.sh unbinds and binds the device. Run by
- * that script only.
+ * vrampool_unbind_race_test_helper: open, use and close a device's accel
+ * node in a loop while vrampool_unbind_race_test.sh unbinds and binds the
+ * device. Run by that script only.
  *
  *   vrampool_unbind_race_test_helper SYSFS_DEVICE_DIR STOP_FILE
  *
