@@ -155,11 +155,13 @@ setup:
 module: setup
 	$(MAKE) -C $(KDIR) M=$(MODDIR) modules
 
-# Tests whose source is gone are removed from the output, so the VM never
-# runs a stale binary.
+# selftests/Makefile is built on kselftest's lib.mk, included from $(KSFT).
+# Tests (and helpers) whose source is gone are removed from the output, so
+# the VM never runs a stale binary.
 selftests: setup
-	$(MAKE) -C $(SELFTESTS) OUT=$(SELFTESTS_OUT) KSFT=$(KSFT)
-	@for f in $(SELFTESTS_OUT)/*_test $(SELFTESTS_OUT)/*_test.sh; do \
+	$(MAKE) -C $(SELFTESTS) OUTPUT=$(SELFTESTS_OUT) KSFT=$(KSFT)
+	@for f in $(SELFTESTS_OUT)/*_test $(SELFTESTS_OUT)/*_test.sh \
+			$(SELFTESTS_OUT)/*_test_helper; do \
 		[ -e "$$f" ] || continue; \
 		n=$${f##*/}; \
 		[ -e "$(SELFTESTS)/$$n.c" ] || [ -e "$(SELFTESTS)/$$n" ] || rm -f "$$f"; \

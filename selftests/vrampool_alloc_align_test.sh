@@ -3,17 +3,18 @@
 #
 # Alignment padding on a device with alignment 64: reload vrampool.ko (at
 # /vrampool.ko in the test VM) with alignment=64 and every other parameter
-# as it is now, bind the PCI devices again, run vrampool_alloc_align (a
-# kselftest program beside this script, not a *_test, so the runner never
-# runs it on its own), then reload with the original parameters and bind
-# the PCI devices again, so later tests see what they saw before.
+# as it is now, bind the PCI devices again, run
+# vrampool_alloc_align_test_helper (a kselftest program beside this script,
+# not a *_test, so the runner never runs it on its own), then reload with
+# the original parameters and bind the PCI devices again, so later tests
+# see what they saw before.
 #
 # The output is one TAP stream: the program's results, then this script's
 # own steps, numbered in order, with one plan at the end.
 
 # shellcheck source=vrampool_lib.sh
 . "$(dirname "$0")/vrampool_lib.sh"
-PROG=$(dirname "$0")/vrampool_alloc_align
+PROG=$(dirname "$0")/vrampool_alloc_align_test_helper
 
 require_module
 

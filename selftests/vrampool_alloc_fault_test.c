@@ -6,8 +6,8 @@
  * served from an existing page (with a new record, and with a spare one,
  * which allocates nothing), a zero-size (page-less) ALLOC in every pool
  * type, FREE, CLEANUP, and POOL_INSTALL while a mapped persistent
- * allocation lives. (The limit paths are swept by vrampool_limits, under
- * small limits.)
+ * allocation lives. (The limit paths are swept by
+ * vrampool_limits_test_helper, under small limits.)
  *
  * After every injected failure: a clean ENOMEM with no structured error
  * code, no half-made allocation (every POOL_QUERY statistic, the layout

@@ -3,7 +3,7 @@
 #
 # Exclusive-memory-only devices: reload vrampool.ko (at /vrampool.ko in the
 # test VM) with exclusive_memory_only=1 and the other parameters it has now,
-# bind the PCI devices again, run vrampool_exclusive_mode (a kselftest
+# bind the PCI devices again, run vrampool_exclusive_test_helper (a kselftest
 # program beside this script), then restore the original parameters and
 # bindings, so later tests see the devices they saw before.
 #
@@ -13,7 +13,7 @@
 
 # shellcheck source=vrampool_lib.sh
 . "$(dirname "$0")/vrampool_lib.sh"
-PROG=$(dirname "$0")/vrampool_exclusive_mode
+PROG=$(dirname "$0")/vrampool_exclusive_test_helper
 
 require_module
 

@@ -4,18 +4,18 @@
 # The per-client limits (module parameters max_allocations and max_pages):
 # their defaults, read-only in /sys/module/vrampool/parameters; values that
 # make no sense refuse the module load with the kernel's log line; then,
-# with the module reloaded with small limits, vrampool_limits (a kselftest
-# program beside this script) checks the exact counts where ALLOC fails,
-# the error's payload, and that a client keeps working after freeing. The
-# original parameters and PCI bindings are restored at the end, so later
-# tests see the devices they saw before.
+# with the module reloaded with small limits, vrampool_limits_test_helper
+# (a kselftest program beside this script) checks the exact counts where
+# ALLOC fails, the error's payload, and that a client keeps working after
+# freeing. The original parameters and PCI bindings are restored at the
+# end, so later tests see the devices they saw before.
 #
 # The output is one TAP stream, the program's results numbered on after
 # this script's, the plan at the end.
 
 # shellcheck source=vrampool_lib.sh
 . "$(dirname "$0")/vrampool_lib.sh"
-PROG=$(dirname "$0")/vrampool_limits
+PROG=$(dirname "$0")/vrampool_limits_test_helper
 SMALL_ALLOCATIONS=64
 SMALL_PAGES=32
 

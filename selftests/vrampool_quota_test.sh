@@ -2,17 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The VRAM quota: the module parameter vram_quota (default 0, read-only),
-# then, with the module reloaded with vram_quota=32 MiB, vrampool_quota (a
-# kselftest program beside this script) checks that every device's sysfs
-# vram_quota starts there and what ALLOC does under it. The original
-# parameters and PCI bindings are restored at the end.
+# then, with the module reloaded with vram_quota=32 MiB,
+# vrampool_quota_test_helper (a kselftest program beside this script)
+# checks that every device's sysfs vram_quota starts there and what ALLOC
+# does under it. The original parameters and PCI bindings are restored at
+# the end.
 #
 # The output is one TAP stream, the program's results numbered on after
 # this script's, the plan at the end.
 
 # shellcheck source=vrampool_lib.sh
 . "$(dirname "$0")/vrampool_lib.sh"
-PROG=$(dirname "$0")/vrampool_quota
+PROG=$(dirname "$0")/vrampool_quota_test_helper
 QUOTA=33554432
 
 require_module

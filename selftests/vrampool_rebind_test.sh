@@ -36,11 +36,11 @@ rebind() {
 	rm -f "$old"
 	mknod "$old" c "$(cut -d: -f1 "$D/accel/$node/dev")" "$(cut -d: -f2 "$D/accel/$node/dev")"
 	exec 3<>"/dev/accel/$node"
-	check "$dev: the client gets allocations" "$HERE/vrampool_unplugged" alloc 3
+	check "$dev: the client gets allocations" "$HERE/vrampool_rebind_test_helper" alloc 3
 	echo "$dev" > "/sys/bus/$bus/drivers/vrampool/unbind"
 	check "$dev: vrampool/ goes with the binding" [ ! -e "$D/vrampool" ]
 	check "$dev: every ioctl of the unbound client and a new open fail with ENODEV" \
-		"$HERE/vrampool_unplugged" check 3 "$old"
+		"$HERE/vrampool_rebind_test_helper" check 3 "$old"
 	rm -f "$old"
 	check "$dev: binds again while the old client is open" \
 		sh -c "echo $dev > /sys/bus/$bus/drivers/vrampool/bind"

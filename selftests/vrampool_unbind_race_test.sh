@@ -24,7 +24,7 @@ if [ -z "$MAIN" ] || [ ! -d /sys/bus/platform/devices/vrampool.0 ]; then
 fi
 echo "1..19"
 
-LOOP=$(dirname "$0")/vrampool_open_loop
+LOOP=$(dirname "$0")/vrampool_unbind_race_test_helper
 ROUNDS=${VRAMPOOL_RACE_ROUNDS:-200}
 TMP=${TMPDIR:-/tmp}/unbind_race.$$
 ORIG=$(module_params)

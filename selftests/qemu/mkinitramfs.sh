@@ -91,6 +91,8 @@ manifest() {
 	for p in "${PROGS[@]}"; do echo "prog $p $(sha256sum < "$p")"; done
 	if [ -n "$TESTS" ] && [ -d "$TESTS" ]; then
 		(cd "$TESTS" && find . -type f -print0 | sort -z | xargs -0r sha256sum)
+		# Modes too: the runner only runs executable tests.
+		(cd "$TESTS" && find . -type f -perm -u+x | LC_ALL=C sort | sed 's/^/exec /')
 	fi
 }
 MANIFEST=$OUT.manifest

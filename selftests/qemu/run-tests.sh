@@ -38,10 +38,12 @@ mark() {
 }
 
 # A program that needs longer than the others says so in DIR/settings with a
-# line "timeout_factor.<name>=N": its timeout is N times the others'.
+# line "timeout_factor_<name>=N": its timeout is N times the others'. (The
+# kernel's kselftest runner evaluates every line of settings as a shell
+# assignment to kselftest_<line>: this form is a harmless one there.)
 timeout_of() {
 	f=
-	[ -f settings ] && f=$(sed -n "s/^timeout_factor\.$1=//p" settings)
+	[ -f settings ] && f=$(sed -n "s/^timeout_factor_$1=//p" settings)
 	case $f in
 	'' | *[!0-9]*) echo "$TIMEOUT" ;;
 	*) echo $((TIMEOUT * f)) ;;

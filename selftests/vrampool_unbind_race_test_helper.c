@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * vrampool_open_loop: open, use and close a device's accel node in a loop
- * while vrampool_unbind_race_test.sh unbinds and binds the device. Run by
- * that script only.
+ * vrampool_unbind_race_test_helper: open, use and close a device's accel
+ * node in a loop while vrampool_unbind_race_test.sh unbinds and binds the
+ * device. Run by that script only.
  *
- *   vrampool_open_loop SYSFS_DEVICE_DIR STOP_FILE
+ *   vrampool_unbind_race_test_helper SYSFS_DEVICE_DIR STOP_FILE
  *
  * Each round finds the device's node (<dir>/accel/accelN, the minor changes
  * with every bind), opens it, asks GET_PARAM, makes and frees a 4 KiB

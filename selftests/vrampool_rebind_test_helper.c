@@ -4,8 +4,8 @@
  * on it fails with ENODEV (and touches nothing), and so does opening the
  * device's old accel node again.
  *
- *   vrampool_unplugged alloc FD          (before the unbind)
- *   vrampool_unplugged check FD [NODE]   (after it)
+ *   vrampool_rebind_test_helper alloc FD          (before the unbind)
+ *   vrampool_rebind_test_helper check FD [NODE]   (after it)
  *
  * FD is an inherited descriptor of the device, open across the unbind.
  * "alloc" gives its file live allocations (a slice, an exclusive page and a
