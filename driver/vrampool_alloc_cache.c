@@ -18,6 +18,7 @@
 
 #include "vrampool_alloc_cache.h"
 #include "vrampool_client_types.h"
+#include "vrampool_compat.h"
 #include "vrampool_pool.h"
 
 /**
@@ -79,7 +80,8 @@ struct vrampool_alloc *vrampool_alloc_cache_new(void)
  */
 bool vrampool_alloc_cache_new_bulk(u32 count, void **records)
 {
-	return kmem_cache_alloc_bulk(alloc_cache, GFP_KERNEL | __GFP_ZERO, count, records) == count;
+	return vrampool_compat_kmem_cache_alloc_bulk(alloc_cache, GFP_KERNEL | __GFP_ZERO,
+						     count, records);
 }
 
 /**

@@ -29,6 +29,7 @@
 #include <drm/ttm/ttm_placement.h>
 
 #include "vrampool_bo.h"
+#include "vrampool_compat.h"
 #include "vrampool_device_types.h"
 #include "vrampool_vram_cursor.h"
 
@@ -44,7 +45,7 @@ static struct ttm_placement vrampool_vram_placement = {
 
 static void vrampool_gem_free(struct drm_gem_object *obj)
 {
-	ttm_bo_put(container_of(obj, struct ttm_buffer_object, base));
+	vrampool_compat_ttm_bo_fini(container_of(obj, struct ttm_buffer_object, base));
 }
 
 static struct vrampool_bo *to_vrampool_bo(struct ttm_buffer_object *tbo)

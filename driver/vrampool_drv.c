@@ -23,6 +23,7 @@
 #include "vrampool_batch.h"
 #include "vrampool_batch_free.h"
 #include "vrampool_client.h"
+#include "vrampool_compat.h"
 #include "vrampool_device.h"
 #include "vrampool_drv.h"
 #include "vrampool_install.h"
@@ -120,7 +121,7 @@ const struct drm_driver vrampool_drm_driver = {
 	.fops = &vrampool_fops,
 	.name = DRIVER_NAME,
 	.desc = DRIVER_DESC,
-	.date = DRIVER_DATE,
+	VRAMPOOL_COMPAT_DRIVER_DATE(DRIVER_DATE)
 	.major = DRIVER_MAJOR,
 	.minor = DRIVER_MINOR,
 };

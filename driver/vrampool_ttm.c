@@ -29,6 +29,7 @@
 #include <drm/ttm/ttm_placement.h>
 #include <drm/ttm/ttm_tt.h>
 
+#include "vrampool_compat.h"
 #include "vrampool_device_types.h"
 #include "vrampool_ttm.h"
 #include "vrampool_vram_cursor.h"
@@ -201,9 +202,9 @@ int vrampool_ttm_init(struct vrampool_device *vdev)
 	struct drm_device *drm = &vdev->drm;
 	int ret;
 
-	ret = ttm_device_init(&vdev->bdev, &vrampool_ttm_funcs, drm->dev,
-			      drm->anon_inode->i_mapping, drm->vma_offset_manager,
-			      false, false);
+	ret = vrampool_compat_ttm_device_init(&vdev->bdev, &vrampool_ttm_funcs, drm->dev,
+					      drm->anon_inode->i_mapping,
+					      drm->vma_offset_manager);
 	if (ret)
 		return ret;
 

@@ -24,7 +24,7 @@ trap 'rm -rf "$WORK"' EXIT
 
 cd "$ROOT" || exit 1
 shopt -s nullglob
-KFILES=(driver/*.[ch] driver/tests/*.[ch] common/*.[ch] uapi/drm/*.h)
+KFILES=(driver/*.[ch] driver/compat/*.c driver/tests/*.[ch] common/*.[ch] uapi/drm/*.h)
 CFILES=(driver/*.c driver/tests/*.c common/*.c)
 
 n=0
@@ -119,9 +119,9 @@ fi
 
 # --- structure: file size, call cycles, include pairs, names (DOC: Conventions)
 if python3 "$ROOT/tests/lint/structure.py" driver > "$WORK/structure.out" 2>&1; then
-	result OK "the driver's files keep DOC: Conventions (600 lines, no cycles, names)"
+	result OK "the driver's files keep DOC: Conventions (600 lines, no cycles, names, compat in one file)"
 else
-	result FAIL "the driver's files keep DOC: Conventions (600 lines, no cycles, names)" "$WORK/structure.out"
+	result FAIL "the driver's files keep DOC: Conventions (600 lines, no cycles, names, compat in one file)" "$WORK/structure.out"
 fi
 # The canary: two files that call each other, one misnamed function.
 mkdir -p "$WORK/structure"
@@ -129,13 +129,15 @@ printf '#include "vrampool_b.h"\nint vrampool_a_go(void)\n{\n\treturn vrampool_b
 	> "$WORK/structure/vrampool_a.c"
 printf '#include "vrampool_a.h"\nint vrampool_b_go(void)\n{\n\treturn vrampool_a_go();\n}\nint vrampool_c_go(void)\n{\n\treturn 0;\n}\n' \
 	> "$WORK/structure/vrampool_b.c"
+printf '#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)\n#endif\n' > "$WORK/structure/vrampool_c.h"
 python3 "$ROOT/tests/lint/structure.py" "$WORK/structure" > "$WORK/structure.canary" 2>&1
 if grep -q 'vrampool_a.c and vrampool_b.c call each other' "$WORK/structure.canary" &&
    grep -q "include each other's header" "$WORK/structure.canary" &&
-   grep -q 'vrampool_c_go() is not named vrampool_b_<verb>()' "$WORK/structure.canary"; then
-	result OK "the structure check finds the canary's cycle and misnamed function"
+   grep -q 'vrampool_c_go() is not named vrampool_b_<verb>()' "$WORK/structure.canary" &&
+   grep -q 'vrampool_c.h:1: LINUX_VERSION_CODE outside vrampool_compat.h' "$WORK/structure.canary"; then
+	result OK "the structure check finds the canary's cycle, misnamed function and version test"
 else
-	result FAIL "the structure check finds the canary's cycle and misnamed function" "$WORK/structure.canary"
+	result FAIL "the structure check finds the canary's cycle, misnamed function and version test" "$WORK/structure.canary"
 fi
 
 # --- sparse (C=2 checks every file) with W=1 -----------------------------------

@@ -12,7 +12,10 @@ line per breach, exiting 1 if there is any:
   y.c includes x.h);
 - a non-static function not named vrampool_<file>_<verb>() after the file
   that defines it (an ioctl handler, vrampool_<ioctl>_ioctl(), and the
-  to_*() helpers are the named exceptions).
+  to_*() helpers are the named exceptions);
+- a kernel-version test (LINUX_VERSION_CODE, KERNEL_VERSION()) or a probe
+  result (VRAMPOOL_HAVE_*) in any DIR/*.[ch] but vrampool_compat.h (DOC:
+  Kernel compatibility: every API difference is named there, once).
 """
 
 import glob
@@ -24,6 +27,8 @@ DEF = re.compile(r'^(?!static\b)(?:[A-Za-z_][\w \t\*]*?[\s\*])?(vrampool_\w+)\s*
                  re.M | re.S)
 INCLUDE = re.compile(r'^#include "(vrampool_\w+)\.h"', re.M)
 COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
+COMPAT_FILE = 'vrampool_compat.h'
+VERSION_TEST = re.compile(r'\b(LINUX_VERSION_CODE|KERNEL_VERSION\s*\(|VRAMPOOL_HAVE_\w+)')
 
 
 def strip(text):
@@ -72,6 +77,16 @@ def main():
         for b in sorted(includes):
             if a < b and b[:-2] in includes[a] and a[:-2] in includes[b]:
                 breaches.append(f'{a} and {b} include each other\'s header')
+
+    for path in sorted(glob.glob(os.path.join(root, '*.[ch]'))):
+        name = os.path.basename(path)
+        if name == COMPAT_FILE:
+            continue
+        with open(path, encoding='utf-8') as f:
+            text = strip(f.read())
+        for m in VERSION_TEST.finditer(text):
+            line = text.count('\n', 0, m.start()) + 1
+            breaches.append(f'{name}:{line}: {m.group(1).rstrip("( ")} outside {COMPAT_FILE}')
 
     for line in breaches:
         print(line)

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (C) 2026 The vrampool authors
+ */
+
+#ifndef _VRAMPOOL_COMPAT_H_
+#define _VRAMPOOL_COMPAT_H_
+
+#include <linux/slab.h>
+#include <drm/ttm/ttm_bo.h>
+#include <drm/ttm/ttm_device.h>
+
+/* Written at build time by driver/compat/probe.sh (see Kbuild). */
+#include "vrampool_compat_probed.h"
+
+/**
+ * DOC: Kernel compatibility
+ *
+ * One source tree builds for every kernel from 6.12 on (Kbuild and
+ * dkms.conf refuse older ones: they have no accel subsystem). Where the
+ * kernel's API differs, this file is the only place that knows: the rest of
+ * the driver calls the vrampool_compat_*() helpers and the macros below and
+ * has no kernel-version or feature conditional of its own.
+ *
+ * No version number is compared. Each difference is found by a probe, a
+ * tiny C file in driver/compat/ that Kbuild compiles (syntax only) against
+ * the target kernel's headers with the module's own flags before anything
+ * else is built; driver/compat/probe.sh writes vrampool_compat_probed.h
+ * with one VRAMPOOL_HAVE_<PROBE> line for each probe that compiled. A probe
+ * is a _Static_assert on the exact type of a declaration, so it catches a
+ * changed meaning (a return type, an argument) as well as a changed name:
+ * kmem_cache_alloc_bulk() kept its name and arguments when its result went
+ * from a count to a bool, and code written for one compiles silently
+ * against the other. Every difference has a probe for each known form, and
+ * a kernel that matches none stops the build here with a message naming
+ * the API, rather than building a module that misbehaves; the compiler's
+ * words for the probes that failed are in vrampool_compat_probed.h.log.
+ *
+ * The differences, each with the kernels it was seen in:
+ *
+ * - struct drm_driver's .date (6.12) was removed (7.3):
+ *   VRAMPOOL_COMPAT_DRIVER_DATE(). The one difference with a single probe
+ *   (a missing field cannot be asserted): a kernel that has the field but
+ *   fails the probe builds a driver without a date, and the device
+ *   kselftest's DRM_IOCTL_VERSION then warns on it in the VM.
+ * - ttm_device_init() took two bools, use_dma_alloc and use_dma32 (6.12),
+ *   and takes one TTM_ALLOCATION_* word (7.3):
+ *   vrampool_compat_ttm_device_init().
+ * - ttm_bo_put() (6.12) was renamed ttm_bo_fini() for the last reference
+ *   of a GEM-backed BO (7.3): vrampool_compat_ttm_bo_fini().
+ * - kmem_cache_alloc_bulk() returned the number of objects, or 0 (6.12),
+ *   and returns a bool (7.3): vrampool_compat_kmem_cache_alloc_bulk().
+ *
+ * To add a kernel: build against it (make check builds every kernel of the
+ * README's table); for an error, write one probe per form of the changed
+ * API in driver/compat/ (its name, in capitals, becomes VRAMPOOL_HAVE_*),
+ * and a helper here with its reason in the list above.
+ */
+
+/*
+ * struct drm_driver's .date: an initializer where the field exists (6.12's
+ * DRM_IOCTL_VERSION warns on a NULL one), nothing where it does not.
+ */
+#if defined(VRAMPOOL_HAVE_DRM_DRIVER_DATE)
+#define VRAMPOOL_COMPAT_DRIVER_DATE(...)	.date = (__VA_ARGS__),
+#else
+#define VRAMPOOL_COMPAT_DRIVER_DATE(...)
+#endif
+
+/**
+ * vrampool_compat_ttm_device_init() - ttm_device_init() without DMA pools
+ * @bdev: the TTM device
+ * @funcs: its callbacks
+ * @dev: the device
+ * @mapping: the address space of its mmap offsets
+ * @vma_manager: the DRM mmap offset manager
+ *
+ * vrampool's BOs never use TTM's page pools (DESIGN: no system-memory
+ * placement), so neither coherent DMA allocations nor DMA32 are asked for.
+ *
+ * Return: 0 or a negative errno, as ttm_device_init().
+ */
+static inline int
+vrampool_compat_ttm_device_init(struct ttm_device *bdev,
+				const struct ttm_device_funcs *funcs,
+				struct device *dev, struct address_space *mapping,
+				struct drm_vma_offset_manager *vma_manager)
+{
+#if defined(VRAMPOOL_HAVE_TTM_DEVICE_INIT_FLAGS)
+	return ttm_device_init(bdev, funcs, dev, mapping, vma_manager, 0);
+#elif defined(VRAMPOOL_HAVE_TTM_DEVICE_INIT_BOOLS)
+	return ttm_device_init(bdev, funcs, dev, mapping, vma_manager, false, false);
+#else
+#error "vrampool: ttm_device_init() has a form driver/compat/ does not know"
+#endif
+}
+
+/**
+ * vrampool_compat_ttm_bo_fini() - drop the last TTM reference of a GEM BO
+ * @bo: the BO, whose GEM object is being freed
+ */
+static inline void vrampool_compat_ttm_bo_fini(struct ttm_buffer_object *bo)
+{
+#if defined(VRAMPOOL_HAVE_TTM_BO_FINI)
+	ttm_bo_fini(bo);
+#elif defined(VRAMPOOL_HAVE_TTM_BO_PUT)
+	ttm_bo_put(bo);
+#else
+#error "vrampool: neither ttm_bo_fini() nor ttm_bo_put() has a form driver/compat/ knows"
+#endif
+}
+
+/**
+ * vrampool_compat_kmem_cache_alloc_bulk() - all of @count objects, or none
+ * @cache: the slab cache
+ * @gfp: allocation flags
+ * @count: how many objects
+ * @objects: room for @count pointers
+ *
+ * Return: true when @objects holds @count new objects; false when none was
+ * allocated (the slab allocator's bulk call is all or nothing in every form).
+ */
+static inline bool
+vrampool_compat_kmem_cache_alloc_bulk(struct kmem_cache *cache, gfp_t gfp,
+				      size_t count, void **objects)
+{
+#if defined(VRAMPOOL_HAVE_KMEM_CACHE_ALLOC_BULK_BOOL)
+	return kmem_cache_alloc_bulk(cache, gfp, count, objects);
+#elif defined(VRAMPOOL_HAVE_KMEM_CACHE_ALLOC_BULK_COUNT)
+	return kmem_cache_alloc_bulk(cache, gfp, count, objects) == count;
+#else
+#error "vrampool: kmem_cache_alloc_bulk() has a form driver/compat/ does not know"
+#endif
+}
+
+#endif /* _VRAMPOOL_COMPAT_H_ */
