@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # vrampool: build the module, the userspace and the tests, and run the tests
-# on the host, in a QEMU VM booting Debian's own 6.12 kernel, and in a QEMU VM
+# on the host, in a QEMU VM booting Debian's own 6.12 kernel, in one booting
+# Debian's newest kernel (7.3, from trixie-backports), and in a QEMU VM
 # booting a debug kernel built from Debian's linux-source-6.12.
 #
 #   make setup          install packages, fetch Debian's kernel (cached)
@@ -10,13 +11,18 @@
 #   make userspace      build libvrampool and vrampoolctl into build/userspace/
 #   make check-host     host unit tests (tests/host) + the log checker's self-test
 #   make check-debian   (alias check-vm) run the kselftests in the Debian-kernel VM
+#   make setup-newest   the newest kernel's tier: Debian's stock image and
+#                       modules (downloaded, never installed) and a trixie
+#                       build root with its headers and compiler (cached)
+#   make check-newest   the kselftests in a VM booting Debian's newest kernel,
+#                       vrampool.ko built in that build root
 #   make check-debug    the debug tier: build the debug kernel if its config or
 #                       source changed (selftests/qemu/debug.config), vrampool.ko,
 #                       vrampool_kunit.ko and vrampool_canary.ko for it; run the
 #                       kselftests + KUnit in a VM booting it (fails on any KASAN,
 #                       lockdep, kmemleak, ... report), then prove in a second
 #                       boot that each detector catches its deliberate bug
-#   make check          all three tiers; the last line is
+#   make check          every tier, the packages too; the last line is
 #                       "N passed, N failed[, N skipped]" summed over all
 #   make debug-kernel   only build (or find cached) the debug kernel
 #   make demo           boot the VM and show the devices
@@ -30,8 +36,9 @@
 #                       dkms add, build, install (make dkms-remove undoes it)
 #   make deb            the Debian packages (dpkg-buildpackage) into build/deb/
 #   make check-pkg      build the packages, install and use them on this machine,
-#                       dkms-build the module for KVER and run a kselftest on it
-#                       in the Debian VM (make check runs it too)
+#                       dkms-build the module for KVER (and for the newest
+#                       kernel in its build root) and run a kselftest on each
+#                       in its kernel's VM (make check runs it too)
 #   make fuzz SEED=S STEPS=N [DEVICE=D] [FAIL_NTH=1] [PROFILE=1]
 #                       boot the Debian VM (the debug kernel with FAIL_NTH=1)
 #                       and run only vrampool_fuzz_test, one seed (its
@@ -53,6 +60,7 @@
 #                       kernel's kernel-doc extension)
 #   make vm-shell       boot the VM into an interactive shell (Ctrl-a x quits)
 #   make vm-shell-debug the same on the debug kernel
+#   make vm-shell-newest the same on the newest kernel
 #   make clean          remove build output (keeps the kernels)
 #   make distclean      remove all of build/
 #
@@ -81,6 +89,21 @@ INITRAMFS   := $(VMDIR)/initramfs.cpio
 CHECK_LOG   := python3 $(VM)/check-log.py
 SKIPS       := $(CURDIR)/selftests/expected-skips
 
+# The newest-kernel tier: Debian's newest kernel (NEWEST_SERIES, from
+# NEWEST_SUITE), its module built in a build root of NEWEST_ROOT_SUITE
+# (setup-newest.sh, in-root.sh).
+NEWEST_SERIES     ?= 7.3
+NEWEST_SUITE      ?= trixie-backports
+NEWEST_ROOT_SUITE ?= trixie
+export NEWEST_SERIES NEWEST_SUITE NEWEST_ROOT_SUITE
+NEW         := $(BUILD)/newest
+NEW_KVER     = $(shell cat $(NEW)/VERSION 2>/dev/null)
+NEW_ROOT    := $(NEW)/root
+NEW_BZIMAGE  = $(BUILD)/kernel/$(NEW_KVER)/boot/vmlinuz-$(NEW_KVER)
+NEW_MODDIR  := $(BUILD)/newest-module
+NEW_INITRAMFS := $(VMDIR)/initramfs-newest.cpio
+IN_ROOT     := $(VM)/in-root.sh
+
 # The debug tier. build-debug-kernel.sh points current/ at the build.
 DBG         := $(BUILD)/debug-kernel/current
 DBG_KDIR    := $(DBG)/obj
@@ -98,7 +121,8 @@ KUNIT_NEED   = $(if $(shell grep -s vrampool_kunit $(MODDIR)/Kbuild),required,op
 RSYNC_SRC   := rsync -a --delete --exclude=/build/ --exclude=/.git/ \
 	--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
 	--exclude='.*.cmd' --exclude='.*.d' --exclude='*.a' --exclude='.*.tmp' \
-	--exclude='.tmp_*' --exclude=Module.symvers --exclude=modules.order
+	--exclude='.tmp_*' --exclude=Module.symvers --exclude=modules.order \
+	--exclude='vrampool_compat_probed.h*'
 
 VRAMPOOL_ARGS ?=
 TESTS         ?=
@@ -135,14 +159,18 @@ SHARD_LIST    := $(VMDIR)/debug-shards
 RESULTS_DEBUG := $(foreach i,$(SHARDS),$(VMDIR)/debug-$(i).result) \
 	$(VMDIR)/kunit.result $(VMDIR)/canary.result
 PKG_OUT       := $(BUILD)/pkg
-RESULTS_PKG   := $(PKG_OUT)/result $(VMDIR)/pkg.result
-RESULTS_ALL   := $(HOST_OUT)/result $(VMDIR)/check.result $(RESULTS_DEBUG) $(RESULTS_PKG)
+RESULTS_PKG   := $(PKG_OUT)/result $(VMDIR)/pkg.result $(VMDIR)/pkg-newest.result
+RESULTS_NEW   := $(VMDIR)/newest.result
+RESULTS_ALL   := $(HOST_OUT)/result $(VMDIR)/check.result $(RESULTS_NEW) $(RESULTS_DEBUG) \
+	$(RESULTS_PKG)
 RUNS_DEBUG    := $(foreach i,$(SHARDS),run-debug-$(i)) run-canary
+RUNS_ALL      := run-host run-debian run-newest $(RUNS_DEBUG) run-pkg
 
 .PHONY: all setup module selftests userspace initramfs \
 	check check-host check-debian check-vm demo vm-shell clean distclean \
 	debug-kernel debug-module debug-canary debug-initramfs check-debug vm-shell-debug \
 	host-tests run-host run-debian run-canary debug-shards bench htmldocs \
+	setup-newest module-newest initramfs-newest run-newest check-newest vm-shell-newest \
 	install install-module install-userspace uninstall dkms-install dkms-remove \
 	deb run-pkg check-pkg \
 	fuzz soak mutants mutants-fuzz
@@ -182,10 +210,14 @@ initramfs: module selftests userspace
 JUDGE_HOST = $(CHECK_LOG) --label host --expected-skips $(SKIPS).host \
 	--result $(HOST_OUT)/result $(HOST_OUT)/host.log
 JUDGE_DEBIAN = $(CHECK_LOG) --label vm --vm --console $(VMDIR)/check.console.log \
+	--kernel $(KVER) \
 	--expected-skips $(SKIPS).debian --result $(VMDIR)/check.result $(VMDIR)/check.log
+JUDGE_NEWEST = $(CHECK_LOG) --label newest --vm --console $(VMDIR)/newest.console.log \
+	--kernel $(NEW_KVER) \
+	--expected-skips $(SKIPS).debian --result $(VMDIR)/newest.result $(VMDIR)/newest.log
 JUDGE_DEBUG = $(foreach i,$(SHARDS),\
 	$(CHECK_LOG) --label debug-$(i) --vm --console $(VMDIR)/debug-$(i).console.log \
-	--expected-skips $(SKIPS).debug --result $(VMDIR)/debug-$(i).result \
+	--kernel $(DBG_KVER) --expected-skips $(SKIPS).debug --result $(VMDIR)/debug-$(i).result \
 	$(VMDIR)/debug-$(i).log --prefix-summary || rc=1;)
 JUDGE_KUNIT = $(CHECK_LOG) --label kunit --kunit $(KUNIT_NEED) \
 	--console $(VMDIR)/debug-1.console.log --expected-skips $(SKIPS).debug \
@@ -225,6 +257,36 @@ check-debian: run-debian
 	@$(JUDGE_DEBIAN)
 
 check-vm: check-debian
+
+# --- The newest kernel --------------------------------------------------------
+# The same kselftests as the Debian VM, on Debian's stock newest kernel;
+# vrampool.ko is built against that kernel's own headers with its own
+# compiler, inside the build root.
+
+setup-newest: setup
+	@$(VM)/setup-newest.sh
+
+module-newest: setup-newest
+	@mkdir -p $(NEW_MODDIR)
+	@$(RSYNC_SRC) $(MODDIR)/ $(NEW_MODDIR)/
+	@$(IN_ROOT) $(NEW_ROOT) --bind $(NEW_MODDIR):/src/vrampool -- \
+		make -C /usr/src/linux-headers-$(NEW_KVER) M=/src/vrampool -j$(shell nproc) modules
+
+initramfs-newest: module-newest selftests userspace
+	@$(VM)/mkinitramfs.sh -k $(NEW_KVER) -o $(NEW_INITRAMFS) -m $(NEW_MODDIR)/vrampool.ko \
+		-t $(SELFTESTS_OUT) -b $(USER_OUT)/vrampoolctl-static
+
+run-newest: initramfs-newest
+	@rm -f $(VMDIR)/newest.result
+	@echo "VM: booting $(NEW_KVER); logs: $(VMDIR)/newest.log, newest.console.log"
+	@$(VM)/run-vm.sh --mode check --name newest --kernel $(NEW_BZIMAGE) \
+		--initrd $(NEW_INITRAMFS) $(VM_OPTS) || true
+
+check-newest: run-newest
+	@$(JUDGE_NEWEST)
+
+vm-shell-newest: initramfs-newest
+	@$(VM)/run-vm.sh --mode shell --kernel $(NEW_BZIMAGE) --initrd $(NEW_INITRAMFS) $(VM_OPTS)
 
 # --- The debug tier -----------------------------------------------------------
 
@@ -289,16 +351,17 @@ check-debug:
 check:
 	@rm -f $(RESULTS_ALL)
 	@rc=0; \
-	$(MAKE) -s --no-print-directory -k -j$(words run-host run-debian $(RUNS_DEBUG) run-pkg) \
-		run-host run-debian $(RUNS_DEBUG) run-pkg || rc=1; \
+	$(MAKE) -s --no-print-directory -k -j$(words $(RUNS_ALL)) $(RUNS_ALL) || rc=1; \
 	$(JUDGE_HOST) --prefix-summary || rc=1; \
 	$(JUDGE_DEBIAN) --prefix-summary || rc=1; \
+	$(JUDGE_NEWEST) --prefix-summary || rc=1; \
 	$(JUDGE_DEBUG) \
 	$(JUDGE_KUNIT) --prefix-summary || rc=1; \
 	$(JUDGE_CANARY) --prefix-summary || rc=1; \
 	$(JUDGE_PKG) --prefix-summary || rc=1; \
 	$(JUDGE_PKG_VM) --prefix-summary || rc=1; \
-	echo "== total (host + Debian VM + debug VM + KUnit + canary + packages)"; \
+	$(JUDGE_PKG_VM_NEW) --prefix-summary || rc=1; \
+	echo "== total (host + Debian $(KVER) VM + newest $(NEW_KVER) VM + debug $(DBG_KVER) VM + KUnit + canary + packages)"; \
 	$(CHECK_LOG) --sum $(RESULTS_ALL) || rc=1; \
 	exit $$rc
 
@@ -369,39 +432,52 @@ deb:
 
 # The package tier: tests/pkg/pkg_test.sh on this machine (it builds the
 # packages, installs, uses and removes them, and leaves the DKMS-built
-# module for KVER and the README's example, built statically, in build/pkg/),
-# then that module in the Debian VM running one kselftest and the example
+# modules for KVER and NEW_KVER, the latter built in the newest kernel's
+# build root, and the README's example, built statically, in build/pkg/),
+# then each module in its kernel's VM running one kselftest and the example
 # (build/pkg/vm-tests: the kselftests plus those two). run-pkg writes the
 # logs, the judges read them.
-PKG_INITRAMFS := $(VMDIR)/initramfs-pkg.cpio
 PKG_VM_TESTS  ?= vrampool_device_test vrampool_runtime_example_test.sh
 JUDGE_PKG = $(CHECK_LOG) --label pkg --expected-skips $(SKIPS).host \
 	--result $(PKG_OUT)/result $(PKG_OUT)/pkg.log
 JUDGE_PKG_VM = $(CHECK_LOG) --label pkg-vm --vm --console $(VMDIR)/pkg.console.log \
+	--kernel $(KVER) \
 	--expected-skips $(SKIPS).debian --result $(VMDIR)/pkg.result $(VMDIR)/pkg.log
+JUDGE_PKG_VM_NEW = $(CHECK_LOG) --label pkg-vm-newest --vm \
+	--console $(VMDIR)/pkg-newest.console.log --kernel $(NEW_KVER) \
+	--expected-skips $(SKIPS).debian --result $(VMDIR)/pkg-newest.result $(VMDIR)/pkg-newest.log
 
-run-pkg: setup selftests userspace
-	@rm -f $(RESULTS_PKG) $(PKG_OUT)/vrampool.ko
-	@mkdir -p $(PKG_OUT) $(VMDIR)
-	@VRAMPOOL_PKG_OUT=$(PKG_OUT) VRAMPOOL_KVER=$(KVER) \
-		$(VM)/run-tests.sh -t $(HOST_TEST_TIMEOUT) $(CURDIR)/tests/pkg pkg_test.sh > $(PKG_OUT)/pkg.log
-	@if [ -f $(PKG_OUT)/vrampool.ko ]; then \
-		rm -rf $(PKG_OUT)/vm-tests && cp -a $(SELFTESTS_OUT) $(PKG_OUT)/vm-tests && \
-		cp $(CURDIR)/tests/pkg/vrampool_runtime_example_test.sh $(PKG_OUT)/vm-tests/ && \
-		{ [ ! -f $(PKG_OUT)/vrampool_runtime_example ] || \
-		  cp $(PKG_OUT)/vrampool_runtime_example $(PKG_OUT)/vm-tests/; } && \
-		$(VM)/mkinitramfs.sh -k $(KVER) -o $(PKG_INITRAMFS) -m $(PKG_OUT)/vrampool.ko \
+# $(call pkg_vm,NAME,KVER,MODULE,RUN-VM OPTIONS): boot KVER with the
+# DKMS-built MODULE and PKG_VM_TESTS; logs $(VMDIR)/NAME.log and .console.log.
+define pkg_vm
+	if [ -f $(3) ]; then \
+		$(VM)/mkinitramfs.sh -k $(2) -o $(VMDIR)/initramfs-$(1).cpio -m $(3) \
 			-t $(PKG_OUT)/vm-tests -b $(USER_OUT)/vrampoolctl-static && \
-		echo "VM: booting $(KVER) with the DKMS-built module; logs: $(VMDIR)/pkg.log, pkg.console.log" && \
-		$(VM)/run-vm.sh --mode check --name pkg --initrd $(PKG_INITRAMFS) \
+		echo "VM: booting $(2) with the DKMS-built module; logs: $(VMDIR)/$(1).log, $(1).console.log" && \
+		$(VM)/run-vm.sh --mode check --name $(1) --initrd $(VMDIR)/initramfs-$(1).cpio $(4) \
 			--tests "$(PKG_VM_TESTS)" --timeout $(VM_TIMEOUT) \
 			--append "vrampool.timeout=$(TEST_TIMEOUT) $(VM_APPEND)" || true; \
 	else \
-		echo "pkg: no DKMS-built module (see $(PKG_OUT)/pkg.log): the VM is not booted" > $(VMDIR)/pkg.log; \
+		echo "$(1): no DKMS-built module for $(2) (see $(PKG_OUT)/pkg.log): the VM is not booted" \
+			> $(VMDIR)/$(1).log; \
 	fi
+endef
+
+run-pkg: setup setup-newest selftests userspace
+	@rm -f $(RESULTS_PKG) $(PKG_OUT)/vrampool.ko $(PKG_OUT)/newest/vrampool.ko
+	@mkdir -p $(PKG_OUT) $(VMDIR)
+	@VRAMPOOL_PKG_OUT=$(PKG_OUT) VRAMPOOL_KVER=$(KVER) VRAMPOOL_NEW_KVER=$(NEW_KVER) \
+		VRAMPOOL_NEW_ROOT=$(NEW_ROOT) \
+		$(VM)/run-tests.sh -t $(HOST_TEST_TIMEOUT) $(CURDIR)/tests/pkg pkg_test.sh > $(PKG_OUT)/pkg.log
+	@rm -rf $(PKG_OUT)/vm-tests && cp -a $(SELFTESTS_OUT) $(PKG_OUT)/vm-tests && \
+		cp $(CURDIR)/tests/pkg/vrampool_runtime_example_test.sh $(PKG_OUT)/vm-tests/ && \
+		{ [ ! -f $(PKG_OUT)/vrampool_runtime_example ] || \
+		  cp $(PKG_OUT)/vrampool_runtime_example $(PKG_OUT)/vm-tests/; }
+	@$(call pkg_vm,pkg,$(KVER),$(PKG_OUT)/vrampool.ko,)
+	@$(call pkg_vm,pkg-newest,$(NEW_KVER),$(PKG_OUT)/newest/vrampool.ko,--kernel $(NEW_BZIMAGE))
 
 check-pkg: run-pkg
-	@rc=0; $(JUDGE_PKG) || rc=1; $(JUDGE_PKG_VM) || rc=1; exit $$rc
+	@rc=0; $(JUDGE_PKG) || rc=1; $(JUDGE_PKG_VM) || rc=1; $(JUDGE_PKG_VM_NEW) || rc=1; exit $$rc
 
 # One fuzzer seed alone (the seed and steps reach the test through the
 # kernel command line, see selftests/qemu/init); FAIL_NTH=1 on the debug
@@ -480,12 +556,13 @@ vm-shell-debug: debug-initramfs
 # *.[aios] below M, build/ included (Debian's modules among them).
 KBUILD_JUNK := -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
 	-o -name '.*.cmd' -o -name '.*.d' -o -name '*.dwo' -o -name '.*.tmp' \
-	-o -name Module.symvers -o -name modules.order
+	-o -name Module.symvers -o -name modules.order -o -name 'vrampool_compat_probed.h*'
 
 clean:
 	find $(MODDIR) \( -path $(BUILD) -o -name .git \) -prune -o \
 		-type f \( $(KBUILD_JUNK) \) -print0 | xargs -0r rm -f
-	rm -rf $(SELFTESTS_OUT) $(HOST_OUT) $(USER_OUT) $(VMDIR) $(DBG_MODDIR) $(DBG_CANARY)
+	rm -rf $(SELFTESTS_OUT) $(HOST_OUT) $(USER_OUT) $(VMDIR) $(DBG_MODDIR) $(DBG_CANARY) \
+		$(NEW_MODDIR)
 
 distclean: clean
 	rm -rf $(BUILD)

@@ -19,7 +19,9 @@ crashed, exited non-zero or timed out; a program that never finished;
 a skip whose reason matches no line of the expected-skips file; and, with
 --vm, a module that failed to load, an ivshmem bind or rmmod that failed,
 fault injection that could not be set up, a kmemleak scan that failed,
-no tests at all, a VM that never reached DONE, and every kernel report:
+no tests at all, a VM that never reached DONE, a VM whose BOOT marker
+names another release than --kernel (the tier ran on the wrong kernel),
+and every kernel report:
 WARNING, BUG, Oops, KASAN, lockdep and RCU checks, sleeping in atomic
 context, refcount, list corruption, UBSAN, debugobjects (ODEBUG), soft
 lockups, hung tasks, RCU and workqueue stalls, and every
@@ -52,7 +54,7 @@ The last line printed is "N passed, N failed" (", N skipped" when some
 expected skips happened).  Exit status: 0 when nothing failed, 1 otherwise.
 
 Usage:
-  check-log.py [--vm] [--console FILE] [--expected-skips FILE]
+  check-log.py [--vm [--kernel RELEASE]] [--console FILE] [--expected-skips FILE]
                [--result FILE] [--label NAME [--prefix-summary]] LOG
   check-log.py --kunit required|optional --console FILE [--expected-skips FILE]
                [--result FILE] [--label NAME [--prefix-summary]] LOG
@@ -359,10 +361,28 @@ def judge_clock(rest, rep, finished):
                  f"host's ({guest:.0f} s against {host:.0f} s): its timeouts are off")
 
 
-def judge_vm_markers(markers, tests, rep):
+def judge_kernel_release(markers, want, rep):
+    """The BOOT marker's kernel= must be the kernel the tier is meant to boot:
+    a tier that silently ran on another kernel has proven nothing about its
+    own. Says which kernel ran, for the record."""
+    booted = [dict(w.split("=", 1) for w in r.split() if "=" in w).get("kernel")
+              for k, r in markers if k == "BOOT"]
+    if not booted:
+        return
+    if not want:
+        rep.fail("VM: no kernel release to check against (--kernel is empty: "
+                 "was the kernel ever set up?)")
+    elif booted[0] != want:
+        rep.fail(f"VM: booted kernel {booted[0]}, not the tier's {want}")
+    rep.say(f"kernel {booted[0]}")
+
+
+def judge_vm_markers(markers, tests, rep, kernel=None):
     kinds = [k for k, _ in markers]
     if "BOOT" not in kinds:
         rep.fail("VM: the init never started (no BOOT marker)")
+    if kernel is not None:
+        judge_kernel_release(markers, kernel, rep)
     module_loaded = False
     for kind, rest in markers:
         name, f = marker_fields(rest)
@@ -799,6 +819,8 @@ def main():
     ap.add_argument("--vm", action="store_true", help="judge the init's markers too")
     ap.add_argument("--console", help="kernel console log to scan")
     ap.add_argument("--expected-skips", default=None)
+    ap.add_argument("--kernel", default=None,
+                    help="with --vm: the release the BOOT marker must name")
     ap.add_argument("--result", help="write 'passed failed skipped' here")
     ap.add_argument("--label", default="", help="prefix for report lines")
     ap.add_argument("--prefix-summary", action="store_true",
@@ -834,7 +856,7 @@ def main():
         for t in tests:
             judge_test(t, rep, skip_pats)
         if a.vm:
-            judge_vm_markers(markers, tests, rep)
+            judge_vm_markers(markers, tests, rep, a.kernel)
         if a.console:
             judge_kernel_log(a.console, rep)
 

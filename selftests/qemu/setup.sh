@@ -3,6 +3,7 @@
 #
 # Prepare everything the build and the VM test loop need, idempotently:
 #   - host packages (compiler, QEMU, busybox, kmod, Debian 6.12 headers and source,
+#     debootstrap for the newest kernel's build root (setup-newest.sh),
 #     gcc-multilib and qemu-user for the host tests' i386 builds, which run
 #     under qemu-i386 where the host's kernel cannot execute i386 programs,
 #     the static checkers: sparse, coccinelle, Sphinx for the docs; and what
@@ -27,7 +28,7 @@ APT_MAX_AGE=$((6 * 3600))
 
 BASE_PKGS=(qemu-system-x86 qemu-user strace busybox-static cpio kmod xz-utils gcc gcc-multilib g++ make libc6-dev
 	   perl bc flex bison libelf-dev libssl-dev python3 linux-libc-dev
-	   linux-source-6.12 rsync
+	   linux-source-6.12 rsync debootstrap
 	   sparse coccinelle ocaml-nox python3-sphinx groff-base
 	   debhelper dh-dkms dkms lintian libdrm-dev pkgconf man-db)
 

@@ -15,15 +15,22 @@
 #     the README's example builds against `pkg-config --cflags --libs
 #     vrampool` and runs, vrampoolctl validate works, DKMS builds and
 #     installs the module for the VM's kernel (VRAMPOOL_KVER); dpkg --purge
-#     removes every trace again.
+#     removes every trace again;
+#   - dkms.conf lets DKMS build for 6.12 and newer only;
+#   - in the newest kernel's build root (setup-newest.sh), dpkg -i
+#     vrampool-dkms and DKMS build the module for that kernel
+#     (VRAMPOOL_NEW_KVER) with its own compiler; dpkg --purge removes it.
 #
-# The DKMS-built module is left in $VRAMPOOL_PKG_OUT/vrampool.ko and the
-# example, built statically, in $VRAMPOOL_PKG_OUT/vrampool_runtime_example:
-# the Makefile then loads that module in the Debian VM and runs a kselftest
+# The DKMS-built modules are left in $VRAMPOOL_PKG_OUT/vrampool.ko (the
+# Debian kernel) and $VRAMPOOL_PKG_OUT/newest/vrampool.ko, and the example,
+# built statically, in $VRAMPOOL_PKG_OUT/vrampool_runtime_example: the
+# Makefile then loads each module in its kernel's VM and runs a kselftest
 # and the example (vrampool_runtime_example_test.sh) on it.
 #
 # Environment: VRAMPOOL_PKG_OUT (work folder, default build/pkg),
-# VRAMPOOL_KVER (default build/kernel/VERSION). Needs root (dpkg), and the
+# VRAMPOOL_KVER (default build/kernel/VERSION), VRAMPOOL_NEW_KVER and
+# VRAMPOOL_NEW_ROOT (default build/newest/VERSION and build/newest/root).
+# Needs root (dpkg, chroot), and the
 # packages setup.sh installs (debhelper, dh-dkms, dkms, lintian, libdrm-dev,
 # pkgconf). Installs are serialised with flock: two runs on one machine
 # never install at once.
@@ -32,11 +39,14 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
 OUT=${VRAMPOOL_PKG_OUT:-$ROOT/build/pkg}
 KVER=${VRAMPOOL_KVER:-$(cat "$ROOT/build/kernel/VERSION" 2>/dev/null)}
+NEW_KVER=${VRAMPOOL_NEW_KVER:-$(cat "$ROOT/build/newest/VERSION" 2>/dev/null)}
+NEW_ROOT=${VRAMPOOL_NEW_ROOT:-$ROOT/build/newest/root}
+IN_ROOT=$ROOT/selftests/qemu/in-root.sh
 VERSION=$(cat "$ROOT/VERSION")
 MULTIARCH=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 LOCK=/run/lock/vrampool-pkg-test.lock
 W=$OUT/work
-rm -rf "$W" "$OUT/vrampool.ko" "$OUT/vrampool_runtime_example"
+rm -rf "$W" "$OUT/vrampool.ko" "$OUT/newest" "$OUT/vrampool_runtime_example"
 mkdir -p "$W"
 
 n=0
@@ -62,7 +72,7 @@ check() {	# check NAME CMD...: ok when CMD succeeds; its output is the report
 }
 
 echo "TAP version 13"
-PLANNED=21
+PLANNED=25
 echo "1..$PLANNED"
 
 # --- The one version ------------------------------------------------------------
@@ -178,12 +188,17 @@ done
 
 PKGS=(vrampool-tools libvrampool-dev libvrampool1 vrampool-dkms)
 purge() { dpkg --purge "${PKGS[@]}" > "$W/purge.out" 2>&1; }
+in_root() { "$IN_ROOT" "$NEW_ROOT" --bind "$DEB:/vrampool-debs" -- "$@"; }
+purge_root() {
+	[ -x "$NEW_ROOT/bin/sh" ] || return 0
+	in_root dpkg --purge vrampool-dkms > "$W/purge-root.out" 2>&1
+}
 
 exec 9> "$LOCK"
 if ! flock -w 900 9; then
 	echo "# another package test held $LOCK for 15 minutes"
 fi
-trap purge EXIT
+trap 'purge; purge_root' EXIT
 
 install_debs() {
 	dpkg -i "${debs[@]}" && return 0
@@ -247,6 +262,62 @@ take_module() {
 	modinfo -F vermagic "$OUT/vrampool.ko" | grep -q "^$KVER "
 }
 check "the DKMS-built module is for $KVER (kept in $OUT/vrampool.ko for the VM)" take_module
+
+# dkms.conf: DKMS takes 6.12 and newer and skips older kernels (it matches
+# BUILD_EXCLUSIVE_KERNEL with bash's =~, as here).
+exclusive_kernel() {
+	local BUILD_EXCLUSIVE_KERNEL v want got
+	# dkms.conf is shell assignments; its MAKE lines name dkms's variables.
+	# shellcheck disable=SC1091
+	BUILD_EXCLUSIVE_KERNEL=$(set +u; . "$ROOT/dkms.conf" && echo "$BUILD_EXCLUSIVE_KERNEL")
+	[ -n "$BUILD_EXCLUSIVE_KERNEL" ] || { echo "no BUILD_EXCLUSIVE_KERNEL"; return 1; }
+	for v in 6.12.0 6.12.117+deb12-amd64 6.13.1 6.19.2 6.20.0 7.0.0 7.3.4+deb13-amd64 \
+		 9.9.9 10.1.0 "$KVER" "$NEW_KVER" -- 6.1.0-31-amd64 6.11.11 6.2.0 5.15.0 4.19.0 3.12.0; do
+		[ "$v" = -- ] && { want=no; continue; }
+		[[ $v =~ $BUILD_EXCLUSIVE_KERNEL ]] && got=yes || got=no
+		echo "$v: $got"
+		[ "$got" = "${want:-yes}" ] || return 1
+	done
+}
+check "dkms.conf builds for 6.12 and newer and skips older kernels" exclusive_kernel
+
+# DKMS for the newest kernel, in its build root (its compiler and glibc):
+# the same package, installed there with dpkg.
+KO_DIR_NEW=/var/lib/dkms/vrampool/$VERSION/$NEW_KVER/$(uname -m)/module
+dkms_newest() {
+	[ -n "$NEW_KVER" ] && [ -x "$NEW_ROOT/bin/sh" ] ||
+		{ echo "no newest-kernel build root (make setup-newest)"; return 1; }
+	in_root dpkg -i /vrampool-debs/vrampool-dkms_"$VERSION"_all.deb || return 1
+	if ! in_root dkms status -m vrampool -v "$VERSION" -k "$NEW_KVER" | grep -q installed; then
+		in_root dkms install -m vrampool -v "$VERSION" -k "$NEW_KVER" || return 1
+	fi
+	in_root dkms status -m vrampool -v "$VERSION" -k "$NEW_KVER"
+}
+check "in the newest kernel's build root, dpkg -i vrampool-dkms and dkms build and install vrampool $VERSION for $NEW_KVER" \
+	dkms_newest
+take_module_newest() {
+	local kos ko
+	kos=("$NEW_ROOT$KO_DIR_NEW"/vrampool.ko*)
+	ko=${kos[0]}
+	[ -f "$ko" ] || { echo "nothing in $NEW_ROOT$KO_DIR_NEW"; return 1; }
+	mkdir -p "$OUT/newest"
+	case $ko in
+	*.xz) xz -dc "$ko" > "$OUT/newest/vrampool.ko" ;;
+	*) cp "$ko" "$OUT/newest/vrampool.ko" ;;
+	esac
+	modinfo -F vermagic "$OUT/newest/vrampool.ko"
+	modinfo -F vermagic "$OUT/newest/vrampool.ko" | grep -q "^$NEW_KVER "
+}
+check "the DKMS-built module is for $NEW_KVER (kept in $OUT/newest/vrampool.ko for its VM)" \
+	take_module_newest
+removed_root() {
+	purge_root || { cat "$W/purge-root.out"; return 1; }
+	local left
+	left=$(ls -d "$NEW_ROOT"/usr/src/vrampool-"$VERSION" "$NEW_ROOT"/var/lib/dkms/vrampool \
+		"$NEW_ROOT"/lib/modules/"$NEW_KVER"/updates/dkms/vrampool.ko* 2>/dev/null)
+	[ -z "$left" ] || { echo "left behind: $left"; return 1; }
+}
+check "dpkg --purge in the build root removes the package and its module" removed_root
 
 removed() {
 	purge || { cat "$W/purge.out"; return 1; }
