@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Boot Debian's 6.12 kernel (or the debug kernel) in QEMU (TCG) with the
-# test initramfs.
+# test initramfs. --kernel boots another stock Debian kernel in the debian
+# tier (the newest kernel's VM: make check-newest) or the debug kernel.
 #
 # Usage: run-vm.sh [--mode check|demo|shell|canary] [--name NAME] [--initrd FILE]
 #                  [--tier debian|debug] [--kernel BZIMAGE]
