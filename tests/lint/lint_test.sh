@@ -145,7 +145,8 @@ fi
 progress='^ *(CC|CHECK|LD|MODPOST|BTF|Skipping|AR) |^make|^ *$'
 mkdir -p "$WORK/src"
 rsync -a --exclude=/build/ --exclude=/.git/ --include='*/' --include='*.[ch]' \
-	--include=Kbuild --include=Makefile --exclude='*' ./ "$WORK/src/"
+	--include=Kbuild --include=Makefile --include=/driver/compat/probe.sh --exclude='*' \
+	./ "$WORK/src/"
 make -s -C "$KDIR" M="$WORK/src" C=2 W=1 modules > "$WORK/sparse.log" 2>&1
 rc=$?
 grep -Ev "$progress" "$WORK/sparse.log" > "$WORK/sparse.out"
