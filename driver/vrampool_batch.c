@@ -29,6 +29,7 @@
 #include "vrampool_modparams.h"
 #include "vrampool_pool.h"
 #include "vrampool_route.h"
+#include "vrampool_tenant.h"
 #include "vrampool_trace.h"
 
 /*
@@ -141,13 +142,15 @@ static int take_records(struct vrampool_client *client, struct alloc_batch *b)
 
 /*
  * What no allocation of the batch can change: a request no pool accepts,
- * or one past max_allocations. Found before anything is placed.
+ * or one past max_allocations, counting what the user's files hold as the
+ * batch starts. Found before anything is placed.
  */
 static int precheck(struct vrampool_client *client, struct alloc_batch *b,
 		    struct drm_vrampool_alloc_batch *args)
 {
 	u32 limit = vrampool_modparam.max_allocations;
-	u32 room = client->allocations < limit ? limit - client->allocations : 0;
+	u32 held = atomic_read(&client->tenant->allocations);
+	u32 room = held < limit ? limit - held : 0;
 	u32 i;
 
 	/*
@@ -173,15 +176,19 @@ static int precheck(struct vrampool_client *client, struct alloc_batch *b,
 	args->error.pool = DRM_VRAMPOOL_LIMIT_ALLOCATIONS;
 	args->error.size = b->reqs[room].size;
 	args->error.capacity = limit;
-	args->error.in_use = (u64)client->allocations + room;
+	args->error.in_use = (u64)held + room;
 	return -EDQUOT;
 }
 
 /*
- * Frees what the batch placed, in reverse, with the handles it holds, and
- * puts the handle cursor back.
+ * Frees what the batch placed, in reverse, with the handles it holds; puts
+ * the handle cursor back with @cursor_back (DOC: batches): only when the
+ * batch took its handles under the lock held since, so that no other
+ * thread was handed one after them and no answer naming them reached
+ * userspace. Otherwise the cursor stays past them, and a stale FREE of a
+ * handle the batch answered finds nothing rather than a new allocation.
  */
-static void undo(struct vrampool_client *client, struct alloc_batch *b)
+static void undo(struct vrampool_client *client, struct alloc_batch *b, bool cursor_back)
 {
 	bool made_pages = client->pages > b->pages;
 
@@ -191,7 +198,8 @@ static void undo(struct vrampool_client *client, struct alloc_batch *b)
 		vrampool_route_free(client, b->entries[b->placed]);
 		b->entries[b->placed] = NULL;
 	}
-	client->next_handle = b->next_handle;
+	if (cursor_back)
+		client->next_handle = b->next_handle;
 	/* The pages its requests made go back to the device (DOC: batches). */
 	if (made_pages)
 		vrampool_client_cleanup(client);
@@ -278,7 +286,8 @@ static int place_all(struct vrampool_client *client, struct alloc_batch *b,
 		if (!n) {
 			ret = place_one(client, b, args);
 			if (ret) {
-				undo(client, b);
+				/* No handle taken yet: the cursor is not the batch's to move. */
+				undo(client, b, false);
 				return ret;
 			}
 			n = 1;
@@ -289,7 +298,7 @@ static int place_all(struct vrampool_client *client, struct alloc_batch *b,
 
 	ret = vrampool_handles_store_all(client, b->entries, b->answers, b->count, &args->failed);
 	if (ret)
-		undo(client, b);
+		undo(client, b, true);
 	return ret;
 }
 
@@ -359,7 +368,7 @@ static int alloc_batch_run(struct drm_file *file, struct alloc_batch *b,
 	/* Uninterruptible: the batch is published or undone, not left. */
 	mutex_lock(&client->lock);
 	if (ret)
-		undo(client, b);
+		undo(client, b, false);	/* answers may have been written */
 	else
 		vrampool_handles_publish(client, b->answers, b->entries, b->count);
 	mutex_unlock(&client->lock);

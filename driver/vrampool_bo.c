@@ -31,6 +31,7 @@
 #include "vrampool_bo.h"
 #include "vrampool_compat.h"
 #include "vrampool_device_types.h"
+#include "vrampool_tenant.h"
 #include "vrampool_vram_cursor.h"
 
 /* Not contiguous: a neighbour's scattered buffers cannot keep a BO out. */
@@ -117,10 +118,17 @@ static const struct drm_gem_object_funcs vrampool_gem_funcs = {
 	.vm_ops = &vrampool_bo_vm_ops,
 };
 
+/* The VRAM is back with the device: so is the charge (DOC: tenants). */
 static void vrampool_bo_destroy(struct ttm_buffer_object *tbo)
 {
+	struct vrampool_bo *bo = to_vrampool_bo(tbo);
+
+	if (bo->tenant) {
+		vrampool_tenant_uncharge_vram(bo->tenant, tbo->base.size);
+		vrampool_tenant_put(bo->tenant);
+	}
 	drm_gem_object_release(&tbo->base);
-	kfree(container_of(tbo, struct vrampool_bo, tbo));
+	kfree(bo);
 }
 
 /**
@@ -180,6 +188,21 @@ void vrampool_bo_note_no_space(struct ttm_buffer_object *tbo)
 
 	if (bo->no_space)
 		*bo->no_space = true;
+}
+
+/**
+ * vrampool_bo_charge() - the user a new BO's VRAM is charged to
+ * @bo: a BO from vrampool_bo_create()
+ * @tenant: the user, already charged its size
+ *     (vrampool_tenant_charge_vram()); the BO takes a reference
+ *
+ * The BO gives the charge back when it is destroyed, not when it is freed:
+ * an orphan holds its VRAM until its last mapping goes.
+ */
+void vrampool_bo_charge(struct vrampool_bo *bo, struct vrampool_tenant *tenant)
+{
+	vrampool_tenant_get(tenant);
+	bo->tenant = tenant;
 }
 
 /**

@@ -12,6 +12,7 @@
 #include <drm/ttm/ttm_bo.h>
 
 struct vrampool_device;
+struct vrampool_tenant;
 
 /**
  * struct vrampool_orphans - what a client's orphaned BOs hold
@@ -49,6 +50,11 @@ struct vrampool_bo {
 	atomic_t maps;
 	/** @orphans: where the BO is charged while an orphan, or NULL */
 	struct vrampool_orphans *orphans;
+	/**
+	 * @tenant: the user its VRAM is charged to until it is destroyed, with
+	 * a reference; NULL for a BO no user is charged for
+	 */
+	struct vrampool_tenant *tenant;
 };
 
 /* In &vrampool_bo.maps: the creator's reference is gone. */
@@ -56,6 +62,7 @@ struct vrampool_bo {
 
 int vrampool_bo_create(struct vrampool_device *vdev, u64 size,
 		       enum ttm_bo_type type, struct vrampool_bo **out);
+void vrampool_bo_charge(struct vrampool_bo *bo, struct vrampool_tenant *tenant);
 void vrampool_bo_free(struct vrampool_bo *bo);
 void vrampool_bo_note_no_space(struct ttm_buffer_object *tbo);
 void vrampool_bo_read(struct vrampool_bo *bo, u64 offset, void *dst, size_t len);

@@ -9,6 +9,7 @@
  */
 
 #include <linux/cleanup.h>
+#include <linux/cred.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -34,6 +35,7 @@
 #include "vrampool_modparams.h"
 #include "vrampool_pool.h"
 #include "vrampool_pool_set.h"
+#include "vrampool_tenant.h"
 #include "vrampool_trace.h"
 
 static struct vrampool_client *backing_to_client(const struct vrampool_backing *backing)
@@ -42,51 +44,61 @@ static struct vrampool_client *backing_to_client(const struct vrampool_backing *
 }
 
 /*
- * Whether a new page of @size would take the client past the device's
- * VRAM quota; if so the quota is recorded for the ALLOC's error.
- */
-static bool client_over_quota(struct vrampool_client *client, u64 size)
-{
-	u64 quota = READ_ONCE(client->vdev->vram_quota);
-
-	if (!quota || vrampool_client_vram(client) + PAGE_ALIGN(size) <= quota)
-		return false;
-	client->quota_refused = quota;
-	return true;
-}
-
-/*
  * A page of a client's pool is one pinned VRAM BO only its file may map;
- * the client holds at most max_pages of them, and at most the device's
- * vram_quota bytes of VRAM.
+ * the client's user holds at most max_pages of them, and at most the
+ * device's vram_quota bytes of VRAM (DOC: tenants, in vrampool_tenant.c).
+ * A refusal by the quota records it for the ALLOC's error; a page no
+ * cleanup or reclaim can make room for (larger than VRAM, or than the
+ * quota) is marked hopeless, so the ALLOC fails at once.
  */
 static int client_back(const struct vrampool_backing *backing, struct vrampool_pool_page *ppage)
 {
 	struct vrampool_client *client = backing_to_client(backing);
+	struct vrampool_tenant *tenant = client->tenant;
+	u64 quota = READ_ONCE(client->vdev->vram_quota);
 	struct vrampool_bo *bo;
+	u64 size;
 	int ret;
 
-	if (client->pages >= vrampool_modparam.max_pages)
+	/* No cleanup or reclaim can make room for it (and PAGE_ALIGN() cannot wrap). */
+	if (ppage->size > client->vdev->props.vram_size) {
+		client->hopeless = true;
+		return -ENOSPC;
+	}
+	size = PAGE_ALIGN(ppage->size);
+	if (!vrampool_tenant_charge_page(tenant, vrampool_modparam.max_pages))
 		return -EDQUOT;
-	if (client_over_quota(client, ppage->size))
-		return -EDQUOT;
+	if (!vrampool_tenant_charge_vram(tenant, size, quota)) {
+		client->quota_refused = quota;
+		client->hopeless = size > quota;
+		ret = -EDQUOT;
+		goto err_page;
+	}
 
 	ret = vrampool_bo_create(client->vdev, ppage->size, ttm_bo_type_device, &bo);
 	if (ret)
-		return ret;
+		goto err_vram;
+	vrampool_bo_charge(bo, tenant);
 
+	/* Before the file may map it, so that every mapping is counted (vrampool_bo.c). */
+	bo->orphans = &client->orphans;
 	ret = drm_vma_node_allow(&bo->tbo.base.vma_node, client->file);
 	if (ret) {
 		vrampool_bo_free(bo);
-		return ret;
+		goto err_page;
 	}
 
-	bo->orphans = &client->orphans;
 	ppage->bo = bo;
 	ppage->vram = bo->tbo.base.size;
 	ppage->mmap_offset = drm_vma_node_offset_addr(&bo->tbo.base.vma_node);
 	client->pages++;
 	return 0;
+
+err_vram:
+	vrampool_tenant_uncharge_vram(tenant, size);
+err_page:
+	vrampool_tenant_uncharge_page(tenant);
+	return ret;
 }
 
 static void client_release(const struct vrampool_backing *backing, struct vrampool_pool_page *ppage)
@@ -100,6 +112,7 @@ static void client_release(const struct vrampool_backing *backing, struct vrampo
 	vrampool_bo_free(ppage->bo);
 	ppage->bo = NULL;
 	client->pages--;
+	vrampool_tenant_uncharge_page(client->tenant);
 }
 
 /**
@@ -143,6 +156,10 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	if (!client)
 		goto err_exit;
 
+	refcount_set(&client->ref, 1);
+	client->tenant = vrampool_tenant_open(vdev, current_uid());
+	if (!client->tenant)
+		goto err_free_client;
 	client->vdev = vdev;
 	client->file = file;
 	client->backing.back = client_back;
@@ -178,6 +195,8 @@ err_persistent:
 err_free:
 	mutex_destroy(&client->sysfs_lock);
 	mutex_destroy(&client->lock);
+	vrampool_tenant_close(client->tenant);
+err_free_client:
 	kfree(client);
 err_exit:
 	drm_dev_exit(idx);
@@ -189,7 +208,9 @@ err_exit:
  * @drm: the device
  * @file: the closed file (or one whose open failed after vrampool_client_open())
  *
- * Its sysfs folder is removed first, by the caller.
+ * Its sysfs folder is removed first, by the caller. The client leaves the
+ * device's list and is marked closed, so a reclaim walk that took a
+ * reference to it meanwhile finds nothing to take.
  * Frees every allocation and pool the client owned, in time linear in
  * their number; their VRAM goes back to the device. No page is mapped any
  * more (a mapping holds the file), so the client has no orphan left either.
@@ -206,6 +227,9 @@ void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 	scoped_guard(mutex, &vdev->clients_lock)
 		list_del(&client->link);
 	atomic_dec(&vdev->client_count);
+	/* A reclaim walk that found it on the list may still come: nothing to take. */
+	scoped_guard(mutex, &client->lock)
+		client->closed = true;
 
 	/*
 	 * No free-page upkeep for pools about to go (DOC: teardown); a
@@ -226,6 +250,22 @@ void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file)
 	pages = vrampool_pool_set_destroy(client->pool_set);
 	pages += vrampool_pool_destroy(client->persistent);
 	trace_vrampool_close(file->client_id, allocs, records, pages);
+	vrampool_tenant_uncharge_allocations(client->tenant, client->allocations);
+	vrampool_tenant_close(client->tenant);
+	vrampool_client_put(client);
+}
+
+/**
+ * vrampool_client_put() - drop a reference to a client
+ * @client: the client
+ *
+ * The last reference, the file's or a reclaim walk's (DOC: reclaim), frees
+ * what is left of it: by then postclose has torn it down.
+ */
+void vrampool_client_put(struct vrampool_client *client)
+{
+	if (!refcount_dec_and_test(&client->ref))
+		return;
 	mutex_destroy(&client->sysfs_lock);
 	mutex_destroy(&client->lock);
 	kfree(client);
@@ -270,12 +310,15 @@ u64 vrampool_client_purgeable(struct vrampool_client *client)
  * Reports the VRAM charged to the client (vrampool_client_vram()) as
  * resident private memory, of it what its orphans hold and how many there
  * are (``vrampool-orphan-vram``, ``vrampool-orphans``), its free cached
- * pages as purgeable (``drm-purgeable-vram``), and what other clients'
- * reclaim took from it (``vrampool-reclaimed-bytes``, ``-pages``).
+ * pages as purgeable (``drm-purgeable-vram``), what other clients'
+ * reclaim took from it (``vrampool-reclaimed-bytes``, ``-pages``), and the
+ * sums of its user's files that the user's limits apply to
+ * (``vrampool-user-vram``, ``-allocations``, ``-pages``; DOC: tenants).
  */
 void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
 	struct vrampool_client *client = file->driver_priv;
+	struct vrampool_tenant *tenant = client->tenant;
 	struct drm_memory_stats stats = {};
 	u64 reclaimed_bytes, reclaimed_pages;
 
@@ -294,4 +337,7 @@ void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	drm_printf(p, "vrampool-orphans:\t%llu\n", vrampool_bo_orphans_count(&client->orphans));
 	drm_printf(p, "vrampool-reclaimed-bytes:\t%llu\n", reclaimed_bytes);
 	drm_printf(p, "vrampool-reclaimed-pages:\t%llu\n", reclaimed_pages);
+	drm_printf(p, "vrampool-user-vram:\t%llu\n", vrampool_tenant_vram(tenant));
+	drm_printf(p, "vrampool-user-allocations:\t%d\n", atomic_read(&tenant->allocations));
+	drm_printf(p, "vrampool-user-pages:\t%d\n", atomic_read(&tenant->pages));
 }

@@ -20,12 +20,14 @@ struct drm_printer;
  *
  * 1. &vrampool_device.clients_lock protects the device's client list. It
  *    is held alone to add or remove a client, and around the client lock
- *    by the debugfs ``clients`` file and by reclaim (DOC: reclaim, in
- *    vrampool_reclaim.c): an ALLOC that VRAM cannot hold drops its own
- *    client lock, takes the clients lock, then the lock of one other
- *    client at a time, and retakes its own after dropping both. No path
- *    holds two client locks, nor takes the clients lock under a client
- *    lock.
+ *    by the debugfs ``clients`` file. Reclaim (DOC: reclaim, in
+ *    vrampool_reclaim.c) holds it only to choose a victim and take a
+ *    reference to it: an ALLOC that VRAM cannot hold drops its own client
+ *    lock, picks one other client under the clients lock, drops that,
+ *    takes the victim's lock (killable), and retakes its own after
+ *    dropping the victim's. No path holds two client locks, nor takes
+ *    the clients lock under a client lock, and nobody waits for a client
+ *    lock while holding the clients lock but the debugfs file.
  * 2. &vrampool_client.sysfs_lock serialises a client's installs and their
  *    changes to its sysfs folders (client_install() in vrampool_install.c).
  * 3. &vrampool_client.lock protects all of a client: its pool set, its
@@ -66,14 +68,16 @@ struct drm_printer;
  * CLEANUP give memory back, and their ABI has no -EINTR), but a task
  * waiting behind a long ALLOC can still be killed instead of sitting in D
  * state; a killed fdinfo read prints nothing. sysfs show() and debugfs use
- * mutex_lock(); the clients lock is held around list operations and
- * reclaim's cleanup of one client (whose lock reclaim takes with
- * mutex_lock(): it gives memory back). An ALLOC that reclaims retakes its
+ * mutex_lock(); the clients lock is held around list operations and a
+ * reclaim walk's choice of its next victim, whose lock reclaim then takes
+ * outside it with mutex_lock_killable() (a killed ALLOC stops there with
+ * -EINTR, having taken nothing). An ALLOC that reclaims retakes its
  * own lock with mutex_lock(): it must hold it again to give its handle
  * back, and waits only behind another thread of the same file. postclose
- * takes no client lock: no ioctl runs on a closed file, and it removes the
- * client's folder and unlinks it from the clients list before it frees
- * anything.
+ * takes the client lock once, to mark the client closed for a reclaim walk
+ * that holds a reference to it: no ioctl runs on a closed file, and it
+ * removes the client's folder and unlinks it from the clients list before
+ * it frees anything.
  *
  * Unplug: every ioctl runs inside drm_dev_enter() (vrampool_drv.c), and so
  * does open(); drm_dev_unplug() waits for them, and no path waits for an
@@ -83,6 +87,7 @@ struct drm_printer;
 int vrampool_client_open(struct drm_device *drm, struct drm_file *file);
 void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file);
 void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file);
+void vrampool_client_put(struct vrampool_client *client);
 void vrampool_client_cleanup(struct vrampool_client *client);
 u64 vrampool_client_vram(struct vrampool_client *client);
 u64 vrampool_client_purgeable(struct vrampool_client *client);

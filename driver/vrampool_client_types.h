@@ -8,6 +8,7 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
@@ -18,6 +19,7 @@ struct drm_file;
 struct vrampool_client_sysfs;
 struct vrampool_device;
 struct vrampool_pool_set;
+struct vrampool_tenant;
 
 /*
  * Records a client keeps for reuse (DOC: spare records, in
@@ -38,8 +40,17 @@ struct vrampool_client {
 	struct vrampool_device *vdev;
 	/** @file: the open file, which may map the client's pages */
 	struct drm_file *file;
+	/** @tenant: the user that opened it, whose limits it shares */
+	struct vrampool_tenant *tenant;
+	/**
+	 * @ref: the file's reference, and one for each reclaim walk that is
+	 * visiting the client (DOC: reclaim); the last frees the struct
+	 */
+	refcount_t ref;
 	/** @lock: protects everything below except @sysfs, @sysfs_lock and @link */
 	struct mutex lock;
+	/** @closed: postclose has begun: nothing is left to reclaim */
+	bool closed;
 	/**
 	 * @pool_set: the dynamic pools in force; replaced with both @sysfs_lock
 	 * and @lock held, so holding either keeps it stable
@@ -52,9 +63,15 @@ struct vrampool_client {
 	 * (DOC: handle entries, in vrampool_handles.c)
 	 */
 	struct xarray handles;
-	/** @allocations: live allocations, at most the module's max_allocations */
+	/**
+	 * @allocations: live allocations; with the user's other files', at
+	 * most the module's max_allocations (&vrampool_tenant.allocations)
+	 */
 	u32 allocations;
-	/** @pages: pages of all its pools, at most the module's max_pages */
+	/**
+	 * @pages: pages of all its pools; with the user's other files', at
+	 * most the module's max_pages (&vrampool_tenant.pages)
+	 */
 	u32 pages;
 	/**
 	 * @next_handle: where the cyclic search for a new handle starts: after
@@ -99,6 +116,17 @@ struct vrampool_client {
 	 * ALLOC, 0 if none was; reset by each ALLOC
 	 */
 	u64 quota_refused;
+	/**
+	 * @hopeless: this ALLOC's new page can never be made, whatever is
+	 * given back: it is larger than the device's VRAM or than the quota;
+	 * reset by each ALLOC (DOC: reclaim, in vrampool_reclaim.c)
+	 */
+	bool hopeless;
+	/**
+	 * @reclaim_walk: the last reclaim walk that visited it
+	 * (&vrampool_reclaim.id); under &vrampool_device.clients_lock
+	 */
+	u64 reclaim_walk;
 	/** @reclaimed_bytes: VRAM other clients' reclaim took from its free pages */
 	u64 reclaimed_bytes;
 	/** @reclaimed_pages: how many pages (and buffers) that was */

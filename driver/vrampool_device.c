@@ -29,6 +29,7 @@
 #include "vrampool_macros.h"
 #include "vrampool_modparams.h"
 #include "vrampool_sysfs.h"
+#include "vrampool_tenant.h"
 #include "vrampool_ttm.h"
 #include "vrampool_vram_mgr.h"
 
@@ -129,6 +130,9 @@ static int device_init(struct vrampool_device *vdev)
 		return ret;
 	INIT_LIST_HEAD(&vdev->clients);
 	vdev->vram_quota = vrampool_modparam.vram_quota;
+	ret = vrampool_tenant_init(vdev);
+	if (ret)
+		return ret;
 
 	/* Nothing may fail once the node is registered: sysfs comes first. */
 	ret = vrampool_sysfs_init(vdev);

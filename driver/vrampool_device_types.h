@@ -11,6 +11,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 #include <drm/drm_device.h>
 #include <drm/ttm/ttm_device.h>
@@ -76,14 +77,17 @@ struct vrampool_device {
 	/** @default_count: how many */
 	u32 default_count;
 	/**
-	 * @sysfs_lock: protects @sysfs and @sysfs_clients, cleared at unbind,
-	 * against an open() adding a client folder meanwhile
+	 * @sysfs_lock: protects @sysfs, @sysfs_clients and @sysfs_users,
+	 * cleared at unbind, against an open() adding a folder meanwhile, and
+	 * each user's folder (&vrampool_tenant.sysfs)
 	 */
 	struct mutex sysfs_lock;
 	/** @sysfs: <device>/vrampool/, private to vrampool_sysfs.c; NULL once unbound */
 	struct vrampool_sysfs_dir *sysfs;
 	/** @sysfs_clients: <device>/vrampool/clients/; NULL once unbound */
 	struct kobject *sysfs_clients;
+	/** @sysfs_users: <device>/vrampool/users/; NULL once unbound */
+	struct kobject *sysfs_users;
 	/** @client_count: open clients */
 	atomic_t client_count;
 	/** @clients_lock: protects @clients */
@@ -91,13 +95,22 @@ struct vrampool_device {
 	/** @clients: open clients, for debugfs and reclaim */
 	struct list_head clients;
 	/**
-	 * @vram_quota: VRAM one client may hold, in bytes, 0 for no limit;
+	 * @tenants: the users with a file open or VRAM charged, by uid
+	 * (DOC: tenants, in vrampool_tenant.c)
+	 */
+	struct xarray tenants;
+	/** @tenants_lock: serialises the lookups that may add a user to @tenants */
+	struct mutex tenants_lock;
+	/**
+	 * @vram_quota: VRAM one user may hold, in bytes, 0 for no limit;
 	 * from the module parameter vram_quota, changed through sysfs
 	 * (READ_ONCE(), WRITE_ONCE())
 	 */
 	u64 vram_quota;
 	/** @alloc_clock: counts ALLOCs, the clock of &vrampool_client.last_alloc */
 	atomic64_t alloc_clock;
+	/** @reclaim_walks: numbers the reclaim walks (&vrampool_reclaim.id) */
+	atomic64_t reclaim_walks;
 	/** @reclaimed_bytes: VRAM reclaim has taken from clients, in total */
 	atomic64_t reclaimed_bytes;
 	/** @reclaimed_pages: how many pages (and buffers) that was */

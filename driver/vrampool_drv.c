@@ -28,6 +28,7 @@
 #include "vrampool_drv.h"
 #include "vrampool_install.h"
 #include "vrampool_sysfs_client.h"
+#include "vrampool_sysfs_user.h"
 
 static const struct drm_ioctl_desc vrampool_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VRAMPOOL_GET_PARAM, vrampool_get_param_ioctl, 0),
@@ -90,24 +91,35 @@ static const struct file_operations vrampool_fops = {
 	.show_fdinfo = drm_show_fdinfo,
 };
 
-/* A new client, then its sysfs folder: the client cannot see sysfs. */
+/*
+ * A new client, then its sysfs folder and its user's: the client cannot
+ * see sysfs.
+ */
 static int vrampool_open(struct drm_device *drm, struct drm_file *file)
 {
+	struct vrampool_client *client;
 	int ret;
 
 	ret = vrampool_client_open(drm, file);
 	if (ret)
 		return ret;
-	ret = vrampool_sysfs_client_add(file->driver_priv);
-	if (ret)
+	client = file->driver_priv;
+	ret = vrampool_sysfs_client_add(client);
+	if (ret) {
 		vrampool_client_postclose(drm, file);
-	return ret;
+		return ret;
+	}
+	vrampool_sysfs_user_add(client->tenant);
+	return 0;
 }
 
-/* The folder goes first: its show()s read the client. */
+/* The folders go first: their show()s read the client and its user. */
 static void vrampool_postclose(struct drm_device *drm, struct drm_file *file)
 {
-	vrampool_sysfs_client_remove(file->driver_priv);
+	struct vrampool_client *client = file->driver_priv;
+
+	vrampool_sysfs_user_remove(client->tenant);
+	vrampool_sysfs_client_remove(client);
 	vrampool_client_postclose(drm, file);
 }
 

@@ -46,7 +46,7 @@ MODULE_PARM_DESC(exclusive_memory_only,
 		 "Devices refuse sliced pools, as on exclusive-memory-only runtimes (default off)");
 
 /*
- * A per-client limit: 1 to UINT_MAX. 0 would leave a client unable to
+ * A per-user limit (DOC: tenants): 1 to UINT_MAX. 0 would leave a user unable to
  * allocate (or, for max_pages, to allocate anything but zero-size), so it
  * is refused, and with it the module load.
  */
@@ -62,17 +62,17 @@ static const struct kernel_param_ops limit_ops = {
 
 module_param_cb(max_allocations, &limit_ops, &vrampool_modparam.max_allocations, 0444);
 MODULE_PARM_DESC(max_allocations,
-		 "Live allocations each client (open file) may hold, zero-size ones included; at least 1 (default "
+		 "Live allocations each user's files may hold together, zero-size ones included; at least 1 (default "
 		 __stringify(VRAMPOOL_DEFAULT_MAX_ALLOCATIONS) ")");
 
 module_param_cb(max_pages, &limit_ops, &vrampool_modparam.max_pages, 0444);
 MODULE_PARM_DESC(max_pages,
-		 "Pool pages each client may hold across all its pools, free cached ones included; at least 1 (default "
+		 "Pool pages each user's files may hold together across all their pools, free cached ones included; at least 1 (default "
 		 __stringify(VRAMPOOL_DEFAULT_MAX_PAGES) ")");
 
 module_param_named(vram_quota, vrampool_modparam.vram_quota, ullong, 0444);
 MODULE_PARM_DESC(vram_quota,
-		 "VRAM each client may hold, in bytes, free cached pages included; the default of each device's sysfs vram_quota (default 0: no quota)");
+		 "VRAM each user's files may hold together, in bytes, free cached pages included; the default of each device's sysfs vram_quota (default 0: no quota)");
 
 /* The backends, registered in this order and unregistered in reverse. */
 static const struct {

@@ -22,6 +22,7 @@
 #include "vrampool_pool_set.h"
 #include "vrampool_reclaim.h"
 #include "vrampool_route.h"
+#include "vrampool_tenant.h"
 
 static struct vrampool_pool *pool_of_index(struct vrampool_client *client, u32 index)
 {
@@ -60,6 +61,7 @@ struct vrampool_alloc *vrampool_route_release(struct vrampool_client *client, vo
 	struct vrampool_alloc pageless = {};
 
 	client->allocations--;
+	vrampool_tenant_uncharge_allocations(client->tenant, 1);
 	if (vrampool_handles_pageless(entry)) {
 		pageless.pool = pool_of_index(client, vrampool_handles_pool_index(entry));
 		vrampool_pool_free(&pageless);
@@ -82,6 +84,7 @@ void vrampool_route_release_run(struct vrampool_client *client, struct vrampool_
 				u32 count)
 {
 	client->allocations -= count;
+	vrampool_tenant_uncharge_allocations(client->tenant, count);
 	vrampool_pool_free_run(a, count);
 }
 
@@ -107,7 +110,7 @@ static int alloc_error(struct drm_vrampool_alloc_error *err, u32 code, u64 size)
 	return code == DRM_VRAMPOOL_ERR_BUFFER_TOO_BIG ? -EFBIG : -ENOSPC;
 }
 
-/* A per-client limit is reached: which one, its value and what is held. */
+/* A user's limit is reached: which one, its value and what the user holds. */
 static int limit_error(struct drm_vrampool_alloc_error *err, u32 limit, u64 max, u64 held,
 		       u64 size)
 {
@@ -119,16 +122,19 @@ static int limit_error(struct drm_vrampool_alloc_error *err, u32 limit, u64 max,
 	return -EDQUOT;
 }
 
-/* Checked before anything is made for the request. */
-static int check_allocation_limit(struct vrampool_client *client,
-				  struct drm_vrampool_alloc *args)
+/*
+ * Charges the user one live allocation before anything is made for the
+ * request (DOC: tenants, in vrampool_tenant.c).
+ */
+static int charge_allocation(struct vrampool_client *client, struct drm_vrampool_alloc *args)
 {
+	struct vrampool_tenant *tenant = client->tenant;
 	u32 max = vrampool_modparam.max_allocations;
 
-	if (client->allocations < max)
+	if (vrampool_tenant_charge_allocations(tenant, 1, max))
 		return 0;
 	return limit_error(&args->error, DRM_VRAMPOOL_LIMIT_ALLOCATIONS, max,
-			   client->allocations, args->size);
+			   atomic_read(&tenant->allocations), args->size);
 }
 
 /*
@@ -181,44 +187,48 @@ static void periodic_cleanup(struct vrampool_client *client)
 
 /* ---- quota and reclaim (DOC: reclaim, in vrampool_reclaim.c) ---------- */
 
-/* A new page would pass the device's VRAM quota: the quota, what is held. */
+/* A new page would pass the device's VRAM quota: the quota, what the user holds. */
 static int quota_error(struct vrampool_client *client, struct drm_vrampool_alloc_error *err,
 		       u64 size)
 {
 	err->code = DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED;
 	err->size = size;
 	err->capacity = client->quota_refused;
-	err->in_use = vrampool_client_vram(client);
+	err->in_use = vrampool_tenant_vram(client->tenant);
 	return -EDQUOT;
 }
 
 /*
- * VRAM cannot hold the request even after the client's own cleanup: takes
- * other clients' free pages, the idlest first, and routes again after
- * each. The client lock is dropped for each step and retaken (without
- * interruption: the caller holds it on return, whatever happens).
+ * The request cannot be served even after the client's own cleanup: takes
+ * the free pages of other clients (of its own user's other files only,
+ * when the user's limits refused it, @same_user), the idlest first, and
+ * routes again after each, while the refusal stays the same. The client
+ * lock is dropped for each step and retaken (without interruption: the
+ * caller holds it on return, whatever happens).
  */
 static int route_reclaiming(struct vrampool_client *client, struct drm_vrampool_alloc *args,
-			    struct vrampool_alloc *a)
+			    struct vrampool_alloc *a, bool same_user)
 {
+	int refused = same_user ? -EDQUOT : -ENOSPC;
 	struct vrampool_reclaim walk;
+	int ret = refused, err;
 	u64 freed;
-	int ret = -ENOSPC;
 
 	vrampool_reclaim_start(&walk, client);
+	walk.same_user = same_user;
 	do {
 		mutex_unlock(&client->lock);
-		freed = vrampool_reclaim_next(&walk);
+		freed = vrampool_reclaim_next(&walk, &err);
 		mutex_lock(&client->lock);
+		if (err) {
+			ret = err;	/* killed: no error code, nothing placed */
+			break;
+		}
 		if (!freed)
 			break;
-		/* Other threads of the file may have allocated meanwhile. */
-		ret = check_allocation_limit(client, args);
-		if (!ret) {
-			client->quota_refused = 0;
-			ret = route(client, args->size, args->flags, a, &args->error);
-		}
-	} while (ret == -ENOSPC && !args->error.code);
+		client->quota_refused = 0;
+		ret = route(client, args->size, args->flags, a, &args->error);
+	} while (ret == refused && !args->error.code);
 	return ret;
 }
 
@@ -227,14 +237,17 @@ static void alloc_begin(struct vrampool_client *client, u32 n)
 {
 	client->alloc_nr += n;
 	client->quota_refused = 0;
+	client->hopeless = false;
 	WRITE_ONCE(client->last_alloc, atomic64_add_return(n, &client->vdev->alloc_clock));
 }
 
 /*
  * Places @a, retrying once after an explicit cleanup if VRAM is full or
- * the client is at its page limit or VRAM quota: its own free cached pages
- * must not make it fail; then, if VRAM is still full, after reclaiming
- * other clients' free pages.
+ * the user is at its page limit or VRAM quota (unless the page it needs is
+ * larger than VRAM or the quota: then at once): its own free cached pages
+ * must not make it fail; then, if the user's limits still refuse, after
+ * reclaiming the free pages of the user's other files; then, if VRAM is
+ * full, after reclaiming other clients' free pages.
  */
 static int client_alloc(struct vrampool_client *client, struct drm_vrampool_alloc *args,
 			struct vrampool_alloc *a)
@@ -247,21 +260,27 @@ static int client_alloc(struct vrampool_client *client, struct drm_vrampool_allo
 	ret = route(client, args->size, args->flags, a, &args->error);
 	if ((ret != -ENOSPC && ret != -EDQUOT) || args->error.code)
 		return ret;
+	if (client->hopeless)
+		goto refused;	/* nothing given back could make room */
 
 	vrampool_client_cleanup(client);
 	client->quota_refused = 0;
 	ret = route(client, args->size, args->flags, a, &args->error);
+	if (ret == -EDQUOT && !args->error.code)
+		ret = route_reclaiming(client, args, a, true);
 	if (ret == -ENOSPC && !args->error.code)
-		ret = route_reclaiming(client, args, a);
+		ret = route_reclaiming(client, args, a, false);
 	if (args->error.code)
 		return ret;
+refused:
 	if (ret == -ENOSPC)
 		return alloc_error(&args->error, DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, args->size);
 	if (ret == -EDQUOT && client->quota_refused)
 		return quota_error(client, &args->error, args->size);
 	if (ret == -EDQUOT)
 		return limit_error(&args->error, DRM_VRAMPOOL_LIMIT_PAGES,
-				   vrampool_modparam.max_pages, client->pages, args->size);
+				   vrampool_modparam.max_pages, atomic_read(&client->tenant->pages),
+				   args->size);
 	return ret;
 }
 
@@ -337,12 +356,14 @@ int vrampool_route_place(struct vrampool_client *client, struct drm_vrampool_all
 {
 	int ret;
 
-	ret = check_allocation_limit(client, args);
+	ret = charge_allocation(client, args);
 	if (ret)
 		return ret;
 	ret = client_alloc(client, args, a);
-	if (ret)
+	if (ret) {
+		vrampool_tenant_uncharge_allocations(client->tenant, 1);
 		return ret;
+	}
 	client->allocations++;
 	return 0;
 }
@@ -374,14 +395,17 @@ u32 vrampool_route_place_run(struct vrampool_client *client, u64 size,
 			     const struct vrampool_alloc *prev)
 {
 	u64 due = client->pool_set->periodic_due;
-	u32 limit = vrampool_modparam.max_allocations;
-	u32 n;
+	u32 charged, n;
 
 	/* The allocation that brings alloc_nr to @due runs the pass. */
-	if (client->alloc_nr + 1 >= due || client->allocations >= limit)
+	if (client->alloc_nr + 1 >= due)
 		return 0;
-	n = min3((u64)count, due - 1 - client->alloc_nr, (u64)(limit - client->allocations));
-	n = vrampool_pool_alloc_run(prev, size, a, n);
+	n = min_t(u64, count, due - 1 - client->alloc_nr);
+	charged = vrampool_tenant_charge_allocations(client->tenant, n,
+						     vrampool_modparam.max_allocations);
+	n = charged ? vrampool_pool_alloc_run(prev, size, a, charged) : 0;
+	if (n != charged)
+		vrampool_tenant_uncharge_allocations(client->tenant, charged - n);
 	if (!n)
 		return 0;
 	alloc_begin(client, n);

@@ -147,7 +147,7 @@ static void vrampool_sysfs_fini(void *data)
 {
 	struct vrampool_device *vdev = data;
 	struct vrampool_sysfs_dir *dir;
-	struct kobject *clients;
+	struct kobject *clients, *users;
 
 	/*
 	 * At unbind: the folder lives under the bus device and must go with
@@ -158,16 +158,20 @@ static void vrampool_sysfs_fini(void *data)
 	scoped_guard(mutex, &vdev->sysfs_lock) {
 		dir = vdev->sysfs;
 		clients = vdev->sysfs_clients;
+		users = vdev->sysfs_users;
 		vdev->sysfs = NULL;
 		vdev->sysfs_clients = NULL;
+		vdev->sysfs_users = NULL;
 	}
 	kobject_del(clients);
 	kobject_put(clients);
+	kobject_del(users);
+	kobject_put(users);
 	vrampool_sysfs_dir_remove(dir);
 }
 
 /**
- * vrampool_sysfs_init() - create <device>/vrampool/ and its clients/ folder
+ * vrampool_sysfs_init() - create <device>/vrampool/, its clients/ and users/ folders
  * @vdev: the device, before it is registered
  *
  * Removed when the device is unbound (a managed action of the bus device).
@@ -189,10 +193,19 @@ int vrampool_sysfs_init(struct vrampool_device *vdev)
 		return -ENOMEM;
 
 	vdev->sysfs_clients = kobject_create_and_add("clients", dir->kobj);
-	if (!vdev->sysfs_clients) {
-		vrampool_sysfs_dir_remove(dir);
-		return -ENOMEM;
-	}
+	if (!vdev->sysfs_clients)
+		goto err_dir;
+	vdev->sysfs_users = kobject_create_and_add("users", dir->kobj);
+	if (!vdev->sysfs_users)
+		goto err_clients;
 	vdev->sysfs = dir;
 	return devm_add_action_or_reset(vdev->drm.dev, vrampool_sysfs_fini, vdev);
+
+err_clients:
+	kobject_del(vdev->sysfs_clients);
+	kobject_put(vdev->sysfs_clients);
+	vdev->sysfs_clients = NULL;
+err_dir:
+	vrampool_sysfs_dir_remove(dir);
+	return -ENOMEM;
 }

@@ -22,6 +22,7 @@
 #include "vrampool_pool_set.h"
 #include "vrampool_sysfs_client.h"
 #include "vrampool_sysfs_dir.h"
+#include "vrampool_tenant.h"
 
 /* ---- clients/<id>/ -------------------------------------------------------- */
 
@@ -47,12 +48,13 @@ struct vrampool_client_sysfs {
 };
 
 enum client_field {
-	CF_PID, CF_COMM, CF_GENERATION, CF_PERSISTENT_MODE, CF_VRAM, CF_PURGEABLE, CF_RECLAIMED,
-	CF_RECLAIMED_PAGES, CF_COUNT,
+	CF_PID, CF_UID, CF_COMM, CF_GENERATION, CF_PERSISTENT_MODE, CF_VRAM, CF_PURGEABLE,
+	CF_RECLAIMED, CF_RECLAIMED_PAGES, CF_COUNT,
 };
 
 static const char *const client_files[CF_COUNT] = {
 	[CF_PID] = "pid",
+	[CF_UID] = "uid",
 	[CF_COMM] = "comm",
 	[CF_GENERATION] = "generation",
 	[CF_PERSISTENT_MODE] = "persistent_mode",
@@ -103,6 +105,8 @@ static ssize_t client_show(struct kobject *kobj, struct kobj_attribute *attr, ch
 	switch (a->field) {
 	case CF_PID:
 		return client_pid_emit(client->file, buf);
+	case CF_UID:
+		return sysfs_emit(buf, "%u\n", from_kuid(&init_user_ns, client->tenant->uid));
 	case CF_COMM:
 		return client_comm_emit(client->file, buf);
 	}

@@ -8,9 +8,12 @@
  * OutOfMemory), the VRAM quota (EDQUOT, QuotaExceeded). All or nothing:
  * after each refusal the client's statistics, its VRAM, the device's VRAM
  * in use and its handles are as before, and the next ALLOC gets the
- * handle it would have got (the handle cursor is back).
+ * handle it would have got (the handle cursor is back), except after
+ * answers that could not be written: then the cursor stays past the
+ * batch's handles, and a stale FREE of the handle an answer written before
+ * the fault named fails with ENOENT.
  *
- * The per-client limits inside a batch are in
+ * The per-user limits inside a batch are in
  * vrampool_limits_test_helper.c (they need the small limits
  * vrampool_limits_test.sh loads).
  *
@@ -129,13 +132,18 @@ TEST_F(batch, bad_pointers_efault)
 
 	ret = vp_alloc_batch(self->fd, reqs, NULL, 4, &b);
 	EXPECT_REFUSED(&b, ret, EFAULT, NO_ENTRY, 0);
-	EXPECT_UNCHANGED(&before, "answers at NULL");
+	EXPECT_UNCHANGED_PAST(&before, "answers at NULL", 4);
 	ret = vp_alloc_batch(self->fd, reqs, (void *)ro, 4, &b);
 	EXPECT_REFUSED(&b, ret, EFAULT, NO_ENTRY, 0);
-	EXPECT_UNCHANGED(&before, "read-only answers");
+	EXPECT_UNCHANGED_PAST(&before, "read-only answers", 4);
+	/* The first answer is written, naming a handle: a stale FREE of it must fail. */
 	ret = vp_alloc_batch(self->fd, reqs, (void *)(edge + page - sizeof(ans[0])), 4, &b);
 	EXPECT_REFUSED(&b, ret, EFAULT, NO_ENTRY, 0);
-	EXPECT_UNCHANGED(&before, "answers running into an inaccessible page");
+	memcpy(&ans[0], edge + page - sizeof(ans[0]), sizeof(ans[0]));
+	EXPECT_EQ(self->next, ans[0].handle) TH_LOG("the answer written before the fault");
+	EXPECT_UNCHANGED_PAST(&before, "answers running into an inaccessible page", 4);
+	EXPECT_EQ(-ENOENT, vp_free(self->fd, ans[0].handle))
+		TH_LOG("a stale FREE of the refused batch's handle %u", ans[0].handle);
 
 	/* FREE_BATCH: unreadable handles free nothing. */
 	ret = vp_alloc_batch(self->fd, reqs, ans, 2, &b);

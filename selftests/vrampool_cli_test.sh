@@ -502,6 +502,9 @@ tests_top() {
 		else
 			CACHED1="-" CACHED2="-" RECL="-" JC1=null JC2=null JR=null
 		fi
+		# And its users' sums (users/<uid>/), or it does not.
+		USERS=""
+		[ -d "$cdir/../users" ] && USERS=1
 	fi
 
 	t "top --iterations 2: two frames, both clients, the largest holder first"
@@ -520,6 +523,11 @@ tests_top() {
 		second=$(grep -n " $BG vrampoolctl" "$TMP/out" | head -n 1 | cut -d: -f1)
 		[ "${first:-0}" -lt "${second:-0}" ] || fail "the 64 KiB holder is not first"
 	fi
+	if [ -n "$USERS" ]; then
+		# Both clients are root's: 2 files, 3 pages, 2 live allocations.
+		out_count 2 "    USER    FILES         VRAM  ALLOCATIONS        PAGES    RECLAIMED"
+		out_re "^ +0 +2 +76.00 KiB +2 +3 +0 B\$"
+	fi
 	end
 
 	t "top --json: one snapshot with the exact figures"
@@ -530,6 +538,8 @@ tests_top() {
 	out_has "\"vram_in_use\":77824,\"vram_quota\":0,\"reclaimed\":$JR,\"clients\":[{"
 	out_has "\"pid\":$BG2,\"comm\":\"vrampoolctl\",\"held\":65536,\"live\":65536,\"cached\":$JC2,\"reclaimed\":$JR,"
 	out_has "\"pid\":$BG,\"comm\":\"vrampoolctl\",\"held\":12288,\"live\":3000,\"cached\":$JC1,\"reclaimed\":$JR,"
+	[ -z "$USERS" ] ||
+		out_has "\"users\":[{\"uid\":0,\"files\":2,\"vram\":77824,\"allocations\":2,\"pages\":3,\"reclaimed\":0}]"
 	end
 
 	t "top: the clients are gone with their processes"

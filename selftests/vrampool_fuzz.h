@@ -73,6 +73,7 @@ struct fz_dev {
 	struct vrampool_layout_props lp;
 	uint64_t vram_start;
 	uint64_t quota_start;		/* its sysfs vram_quota, put back at the end */
+	uint64_t user_allocs[FZM_USERS]; /* each user's allocations in no fuzzer client */
 	int probe;			/* an fd for GET_PARAM, no allocations */
 	struct fzm_dev m;		/* the model of its pools and VRAM */
 };
@@ -157,6 +158,10 @@ unsigned int fail_nth_read(void);
 int xioctl(int fd, unsigned long req, void *arg);
 bool injected_failure(int ret, int want);
 void client_open(struct fz_client *c, int dev);
+uid_t user_uid(uint32_t user);
+uint64_t user_nlive(const struct fz_client *c);
+void users_start(int dev);
+void check_users(int dev, const char *when);
 void prof_munmap(struct fz_client *c, void *p, size_t len, uint64_t off);
 void drop_orphan(struct fz_client *c, int i);
 void client_close(struct fz_client *c);

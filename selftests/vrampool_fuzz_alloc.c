@@ -82,7 +82,7 @@ void plan_alloc(const struct fz_client *c, const struct drm_vrampool_alloc *req,
 		p->err = -EINVAL;
 		return;
 	}
-	if ((uint64_t)c->nlive >= max_allocations) {
+	if (user_nlive(c) >= max_allocations) {
 		p->err = -EDQUOT;
 		p->code = DRM_VRAMPOOL_ERR_CLIENT_LIMIT;
 		p->limit = DRM_VRAMPOOL_LIMIT_ALLOCATIONS;
@@ -198,7 +198,7 @@ void check_alloc_error(struct fz_client *c, const struct drm_vrampool_alloc *req
 			ok = e->code == p->code && e->size == req->size &&
 			     (p->code != DRM_VRAMPOOL_ERR_CLIENT_LIMIT ||
 			      (e->pool == p->limit && e->capacity == max_allocations &&
-			       e->in_use == (uint64_t)c->nlive));
+			       e->in_use == user_nlive(c)));
 		if (!ok)
 			mismatch("ALLOC(%" PRIu64 ", flags %#x): %s code %u pool %u, want %s code %u",
 				 (uint64_t)req->size, req->flags, ename(ret), e->code, e->pool,

@@ -63,7 +63,7 @@ static void check_batch_error(struct fz_client *c, const struct drm_vrampool_all
 		    b->error.size != reqs[f < b->count ? f : 0].size ||
 		    (p->code == DRM_VRAMPOOL_ERR_CLIENT_LIMIT &&
 		     (b->error.pool != p->limit || b->error.capacity != max_allocations ||
-		      b->error.in_use != (uint64_t)c->nlive + certain)))
+		      b->error.in_use != user_nlive(c) + certain)))
 			mismatch("ALLOC_BATCH of %u: %s at %d code %u, want %s at %u code %u",
 				 b->count, ename(ret), (int)f, b->error.code, ename(p->err), certain,
 				 p->code);

@@ -286,4 +286,5 @@ void check_device_vram(int dev, const char *when)
 	prof_end(P_VRAM, t0);
 	if (sys != got)
 		mismatch("%s: sysfs vram_in_use %" PRIu64 ", GET_PARAM %" PRIu64, when, sys, got);
+	check_users(dev, when);
 }

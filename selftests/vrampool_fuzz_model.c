@@ -97,12 +97,13 @@ static void set_layout(struct fzm_client *c, const struct drm_vrampool_pool_entr
 	c->npools = n;
 }
 
-void fzm_client_open(struct fzm_client *c, struct fzm_dev *dev,
+void fzm_client_open(struct fzm_client *c, struct fzm_dev *dev, uint32_t user,
 		     const struct drm_vrampool_pool_entry *layout, uint32_t n)
 {
 	struct drm_vrampool_pool_entry pers = { .type = DRM_VRAMPOOL_POOL_PERSISTENT };
 
 	c->dev = dev;
+	c->user = user;
 	c->open = true;
 	c->mode = DRM_VRAMPOOL_PERSISTENT_ENABLED;
 	c->alloc_nr = 0;
@@ -146,17 +147,24 @@ struct fzm_page *fzm_page(struct fzm_client *c, uint32_t pool, uint32_t index)
 static int page_new(struct fzm_client *c, uint32_t pool, uint64_t size, struct fzm_page **out)
 {
 	struct fzm_dev *d = c->dev;
+	struct fzm_user *u = &d->users[c->user];
 	struct fzm_pool *p = pool_of(c, pool);
 	uint64_t vram = cpu_page_align(size);
 	struct fzm_page *pg;
 
-	if (c->npages >= d->max_pages)
+	/* Larger than VRAM: no cleanup or reclaim is tried (DOC: reclaim). */
+	if (size > d->vram_size) {
+		c->hopeless = true;
+		return FULL_VRAM;
+	}
+	if (u->pages >= d->max_pages)
 		return PAGE_LIMIT;
-	if (d->quota && fzm_client_vram(c) + vram > d->quota) {
+	if (d->quota && (u->vram + vram < u->vram || u->vram + vram > d->quota)) {
 		c->quota_refused = d->quota;
+		c->hopeless = vram > d->quota;
 		return PAGE_LIMIT;
 	}
-	if (size > d->vram_size || vram > d->vram_size - d->in_use)
+	if (vram > d->vram_size - d->in_use)
 		return FULL_VRAM;
 	c->pages = grow(c->pages, &c->pages_cap, c->npages + 1, sizeof(*c->pages));
 	pg = &c->pages[c->npages++];
@@ -177,6 +185,8 @@ static int page_new(struct fzm_client *c, uint32_t pool, uint64_t size, struct f
 		p->pages_peak = p->pages;
 	p->reserved += size;
 	d->in_use += vram;
+	u->vram += vram;
+	u->pages++;
 	*out = pg;
 	return 0;
 }
@@ -185,9 +195,11 @@ static int page_new(struct fzm_client *c, uint32_t pool, uint64_t size, struct f
 static uint64_t page_release(struct fzm_client *c, struct fzm_page *pg)
 {
 	struct fzm_pool *p = pool_of(c, pg->pool);
+	struct fzm_user *u = &c->dev->users[c->user];
 	uint64_t freed = 0;
 
 	p->pages--;
+	u->pages--;
 	p->reserved -= pg->size;
 	if (p->cfg.type == DRM_VRAMPOOL_POOL_DIRECT) {
 		p->vacant = grow(p->vacant, &p->vacant_cap, p->nvacant + 1, sizeof(*p->vacant));
@@ -200,6 +212,7 @@ static uint64_t page_release(struct fzm_client *c, struct fzm_page *pg)
 								 pg->maps };
 	} else {
 		c->dev->in_use -= pg->vram;
+		u->vram -= pg->vram;
 		freed = pg->vram;
 	}
 	*pg = c->pages[--c->npages];
@@ -642,12 +655,17 @@ static uint64_t purgeable(const struct fzm_client *c)
 	return v;
 }
 
-/* Other clients' free pages, the oldest ALLOC stamp first, until the request fits. */
+/*
+ * Other clients' free pages (of the user's other clients only, when its
+ * limits refused: @same_user), the oldest ALLOC stamp first, until the
+ * request fits or is refused otherwise.
+ */
 static int route_reclaiming(struct fzm_client *c, struct fzm_client *const *others, int n,
-			    uint64_t size, uint32_t flags, struct fzm_answer *ans)
+			    uint64_t size, uint32_t flags, struct fzm_answer *ans, bool same_user)
 {
 	bool *visited = calloc((size_t)n + 1, sizeof(bool));
-	int ret = FULL_VRAM, i, best;
+	int refused = same_user ? PAGE_LIMIT : FULL_VRAM;
+	int ret = refused, i, best;
 
 	if (!visited)
 		exit(1);
@@ -658,7 +676,8 @@ static int route_reclaiming(struct fzm_client *c, struct fzm_client *const *othe
 		for (i = 0; i < n; i++) {
 			const struct fzm_client *o = others[i];
 
-			if (o == c || !o->open || o->dev != c->dev || visited[i])
+			if (o == c || !o->open || o->dev != c->dev || visited[i] ||
+			    (same_user && o->user != c->user))
 				continue;
 			if (best < 0 || o->stamp < others[best]->stamp ||
 			    (o->stamp == others[best]->stamp && o->id < others[best]->id))
@@ -674,7 +693,7 @@ static int route_reclaiming(struct fzm_client *c, struct fzm_client *const *othe
 			continue;
 		c->quota_refused = 0;
 		ret = route(c, size, flags, ans);
-		if (ret != FULL_VRAM || ans->code)
+		if (ret != refused || ans->code)
 			break;
 	}
 	free(visited);
@@ -691,29 +710,35 @@ void fzm_alloc(struct fzm_client *c, struct fzm_client *const *others, int nothe
 	c->alloc_nr++;
 	c->stamp = ++c->dev->clock;
 	c->quota_refused = 0;
+	c->hopeless = false;
 	periodic(c);
 	ret = route(c, size, flags, ans);
 	if ((ret != FULL_VRAM && ret != PAGE_LIMIT) || ans->code)
 		return;
+	if (c->hopeless)
+		goto refused;
 	cleanup(c);
 	c->quota_refused = 0;
 	ret = route(c, size, flags, ans);
+	if (ret == PAGE_LIMIT && !ans->code)
+		ret = route_reclaiming(c, others, nothers, size, flags, ans, true);
 	if (ret == FULL_VRAM && !ans->code)
-		ret = route_reclaiming(c, others, nothers, size, flags, ans);
+		ret = route_reclaiming(c, others, nothers, size, flags, ans, false);
 	if (ans->code || !ret)
 		return;
+refused:
 	ans->err = ret == FULL_VRAM ? -ENOSPC : -EDQUOT;
 	if (ret == FULL_VRAM) {
 		ans->code = DRM_VRAMPOOL_ERR_OUT_OF_MEMORY;
 	} else if (c->quota_refused) {
 		ans->code = DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED;
 		ans->capacity = c->quota_refused;
-		ans->in_use = fzm_client_vram(c);
+		ans->in_use = c->dev->users[c->user].vram;
 	} else {
 		ans->code = DRM_VRAMPOOL_ERR_CLIENT_LIMIT;
 		ans->err_pool = DRM_VRAMPOOL_LIMIT_PAGES;
 		ans->capacity = c->dev->max_pages;
-		ans->in_use = c->npages;
+		ans->in_use = c->dev->users[c->user].pages;
 	}
 }
 
@@ -776,8 +801,10 @@ void fzm_client_close(struct fzm_client *c)
 		free_at(c, c->nlive - 1);
 	while (c->npages)
 		page_release(c, &c->pages[c->npages - 1]);
-	while (c->norphans)
+	while (c->norphans) {
 		c->dev->in_use -= c->orphans[--c->norphans].vram;
+		c->dev->users[c->user].vram -= c->orphans[c->norphans].vram;
+	}
 	c->open = false;
 }
 
@@ -803,6 +830,7 @@ void fzm_unmap(struct fzm_client *c, uint64_t mmap_offset)
 		if (o->mmap_offset != mmap_offset || --o->maps)
 			continue;
 		c->dev->in_use -= o->vram;
+		c->dev->users[c->user].vram -= o->vram;
 		*o = c->orphans[--c->norphans];
 		return;
 	}

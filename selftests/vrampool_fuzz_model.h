@@ -8,7 +8,9 @@
  * makes or releases one, and the VRAM in use of the device, so an
  * OutOfMemory is predicted too: after the client's own cleanup and the
  * reclaim of other clients' free pages, in the documented order; the page
- * limit and the device's VRAM quota likewise. The one thing it learns from
+ * limit and the device's VRAM quota likewise, which count what all the
+ * clients of a user hold, and after their refusal the reclaim of the
+ * user's other clients' free pages. The one thing it learns from
  * the kernel is a page's mmap offset, which no rule fixes, from the first
  * answer that shows the page; every later use of the page must agree.
  *
@@ -61,18 +63,28 @@ struct fzm_orphan {			/* a released page the fuzzer still maps */
 	uint32_t maps;
 };
 
+/* A user of the device (DOC: tenants): what all its clients hold, the limits' sums. */
+#define FZM_USERS	3
+
+struct fzm_user {
+	uint64_t vram, pages;
+};
+
 struct fzm_dev {
 	uint64_t vram_size, alignment, in_use, max_pages, clock;
+	struct fzm_user users[FZM_USERS];
 	uint64_t quota;			/* the device's vram_quota, 0 for none */
 	uint64_t next_id;		/* DRM client ids in opening order */
 };
 
 struct fzm_client {
 	struct fzm_dev *dev;
+	uint32_t user;			/* its index in dev->users */
 	bool open;
 	uint32_t mode;
 	uint64_t alloc_nr, stamp, id;
 	uint64_t quota_refused;		/* a new page passed the quota: the quota */
+	bool hopeless;			/* its page is larger than VRAM or the quota */
 	uint32_t npools;
 	struct fzm_pool pools[DRM_VRAMPOOL_MAX_DYNAMIC_POOLS];
 	struct fzm_pool pers;
@@ -97,7 +109,7 @@ struct fzm_answer {
 	int32_t alloc;			/* its index in live[] on success */
 };
 
-void fzm_client_open(struct fzm_client *c, struct fzm_dev *dev,
+void fzm_client_open(struct fzm_client *c, struct fzm_dev *dev, uint32_t user,
 		     const struct drm_vrampool_pool_entry *layout, uint32_t n);
 void fzm_client_close(struct fzm_client *c);
 uint64_t fzm_client_vram(const struct fzm_client *c);

@@ -245,9 +245,86 @@ bool injected_failure(int ret, int want)
 
 /* ---- Clients -------------------------------------------------------------- */
 
+/*
+ * The users the clients belong to, in turn (DOC: tenants): root and two
+ * others, so that a user has several files and the per-user sums and
+ * limits are exercised.
+ */
+uid_t user_uid(uint32_t user)
+{
+	static const uid_t uids[FZM_USERS] = { 0, 62001, 62002 };
+
+	return uids[user];
+}
+
+/* The live allocations of @user on @dev: what max_allocations counts. */
+static uint64_t user_live(int dev, uint32_t user)
+{
+	uint64_t n = devs[dev].user_allocs[user];
+	int i;
+
+	for (i = 0; i < nclients; i++)
+		if (clients[i].fd >= 0 && clients[i].dev == dev && clients[i].m.user == user)
+			n += (uint64_t)clients[i].nlive;
+	return n;
+}
+
+/* The live allocations of @c's user on its device. */
+uint64_t user_nlive(const struct fz_client *c)
+{
+	return user_live(c->dev, c->m.user);
+}
+
+/* A user's sysfs value on @dev; 0 without a folder (no file open). */
+static uint64_t user_sysfs(int dev, uint32_t user, const char *file)
+{
+	char name[64];
+	uint64_t v;
+
+	snprintf(name, sizeof(name), "users/%u/%s", (unsigned int)user_uid(user), file);
+	v = vp_sysfs_dev_u64(&devs[dev].d, name);
+	return v == UINT64_MAX ? 0 : v;
+}
+
+/* Before the first client opens: what each user holds outside the fuzzer. */
+void users_start(int dev)
+{
+	uint32_t u;
+
+	for (u = 0; u < FZM_USERS; u++) {
+		devs[dev].m.users[u].vram = user_sysfs(dev, u, "vram");
+		devs[dev].m.users[u].pages = user_sysfs(dev, u, "pages");
+		devs[dev].user_allocs[u] = user_sysfs(dev, u, "allocations");
+	}
+}
+
+/* Each user's sysfs sums on @dev are the model's (and the clients' allocations). */
+void check_users(int dev, const char *when)
+{
+	uint64_t got;
+	uint32_t u;
+
+	for (u = 0; u < FZM_USERS; u++) {
+		got = user_sysfs(dev, u, "allocations");
+		if (got != user_live(dev, u))
+			mismatch("%s: users/%u/allocations %" PRIu64 ", the clients hold %" PRIu64,
+				 when, (unsigned int)user_uid(u), got, user_live(dev, u));
+		if (!model_exact)
+			continue;
+		got = user_sysfs(dev, u, "vram");
+		if (got != devs[dev].m.users[u].vram)
+			mismatch("%s: users/%u/vram %" PRIu64 ", the model's %" PRIu64, when,
+				 (unsigned int)user_uid(u), got, devs[dev].m.users[u].vram);
+		got = user_sysfs(dev, u, "pages");
+		if (got != devs[dev].m.users[u].pages)
+			mismatch("%s: users/%u/pages %" PRIu64 ", the model's %" PRIu64, when,
+				 (unsigned int)user_uid(u), got, devs[dev].m.users[u].pages);
+	}
+}
+
 void client_open(struct fz_client *c, int dev)
 {
-	uint32_t count = 0;
+	uint32_t count = 0, user;
 	struct drm_vrampool_layout_error err;
 	int ret;
 
@@ -257,7 +334,9 @@ void client_open(struct fz_client *c, int dev)
 	memset(c, 0, sizeof(*c));
 	c->m = m;
 	c->dev = dev;
-	c->fd = vp_open_device(&devs[dev].d);
+	user = (uint32_t)(c - clients) % FZM_USERS;
+	c->fd = user_uid(user) ? vp_open_device_as(&devs[dev].d, user_uid(user)) :
+				 vp_open_device(&devs[dev].d);
 	prof_end(P_OPEN, t0);
 	if (c->fd < 0)
 		mismatch("open %s: %s", devs[dev].d.path, ename(c->fd));
@@ -267,7 +346,7 @@ void client_open(struct fz_client *c, int dev)
 	if (ret)
 		mismatch("the default preset does not resolve: %s", ename(ret));
 	c->num_pools = count;
-	fzm_client_open(&c->m, &devs[dev].m, c->layout, count);
+	fzm_client_open(&c->m, &devs[dev].m, user, c->layout, count);
 	ret = vp_snap_take(c->fd, &snap);
 	if (ret)
 		mismatch("POOL_QUERY of a new client: %s", ename(ret));

@@ -83,8 +83,10 @@ static void run(uint64_t s, uint64_t n, int nc)
 	quotas_set = 0;
 	ops_failed_injected = ops_absorbed = 0;
 	/* Every client closed: the device holds what it held at the start. */
-	for (i = 0; i < ndevs; i++)
+	for (i = 0; i < ndevs; i++) {
 		devs[i].m.in_use = devs[i].vram_start;
+		users_start(i);
+	}
 	for (i = 0; i < nclients; i++)
 		client_open(&clients[i], only_dev >= 0 ? only_dev : i % ndevs);
 	clock_gettime(CLOCK_MONOTONIC, &t0);

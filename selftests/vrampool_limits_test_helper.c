@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The per-client limits, under the small values vrampool_limits_test.sh
+ * The per-user limits (DOC: tenants), under the small values vrampool_limits_test.sh
  * loads the module with (max_allocations, max_pages: read back from
  * /sys/module/vrampool/parameters), on the first device of each backend:
  *
  *  - the allocation limit: exactly max_allocations live allocations, of
  *    every kind (zero-size, slices, persistent), then ALLOC fails with
  *    EDQUOT and ClientLimit {which: allocations, the limit, what is held,
- *    the size}, answers no handle and changes nothing; another client has
- *    its own count; after a FREE the client allocates again;
+ *    the size}, answers no handle and changes nothing; another file of the
+ *    same user is refused too, another user's is not; after a FREE the
+ *    client allocates again;
  *  - the page limit: exactly max_pages pages of all the client's pools
  *    (direct and persistent buffers), then an ALLOC that needs a page fails
  *    the same way (which: pages), while requests that need none (a free
  *    buffer of the size, a zero-size request) succeed; a free cached page
  *    of another size is given back to make room (the cleanup the limit
- *    runs first);
+ *    runs first); another file of the same user is at the limit too,
+ *    another user's is not;
  *  - in an ALLOC_BATCH the batch's own requests count: a batch that would
  *    pass either limit fails at the request that passes it (EDQUOT,
  *    ClientLimit naming it) and leaves everything as it was, the handle
@@ -42,6 +44,8 @@
 #define MAX_ALLOCATIONS_HERE	4096
 #define MAX_PAGES_HERE		64
 #define BUF			(4 * KiB)
+/* A user other than root, whose files have limits of their own. */
+#define OTHER_USER		61020
 
 FIXTURE(limits) {
 	int fd;
@@ -158,10 +162,14 @@ TEST_F(limits, allocation_limit)
 	expect_limit(_metadata, self->fd, 256, DRM_VRAMPOOL_ALLOC_PERSISTENT,
 		     DRM_VRAMPOOL_LIMIT_ALLOCATIONS, max);
 
-	/* Another client has its own count. */
+	/* Another file of the same user shares the count; another user has its own. */
 	other = vp_open_device(&self->dev);
 	ASSERT_LE(0, other);
-	VP_ALLOC_OK(other, 0, 0, &a, "another client");
+	expect_limit(_metadata, other, 0, 0, DRM_VRAMPOOL_LIMIT_ALLOCATIONS, max);
+	close(other);
+	other = vp_open_device_as(&self->dev, OTHER_USER);
+	ASSERT_LE(0, other);
+	VP_ALLOC_OK(other, 0, 0, &a, "another user's client");
 	close(other);
 
 	/* After a FREE, one more, and then the limit again. */
@@ -221,10 +229,15 @@ TEST_F(limits, page_limit)
 	EXPECT_EQ(vram + BUF, vp_vram_in_use(self->fd));
 	expect_limit(_metadata, self->fd, 3 * BUF, 0, DRM_VRAMPOOL_LIMIT_PAGES, max);
 
-	/* Another client has its own pages. */
+	/* Another file of the same user shares the pages; another user has its own. */
 	other = vp_open_device(&self->dev);
 	ASSERT_LE(0, other);
-	VP_ALLOC_OK(other, BUF, 0, &a, "another client");
+	VP_INSTALL_OK(other, &direct, 1, "direct{}");
+	expect_limit(_metadata, other, BUF, 0, DRM_VRAMPOOL_LIMIT_PAGES, max);
+	close(other);
+	other = vp_open_device_as(&self->dev, OTHER_USER);
+	ASSERT_LE(0, other);
+	VP_ALLOC_OK(other, BUF, 0, &a, "another user's client");
 	close(other);
 
 	free_all(_metadata, self);

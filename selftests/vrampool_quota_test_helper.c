@@ -8,9 +8,10 @@
  *    0644, and refuses what is not a decimal number (EINVAL) or is past
  *    2^64 - 1 (ERANGE);
  *  - 16 MiB fits; the next 32 MiB fails with EDQUOT and QuotaExceeded
- *    {capacity: the quota, in_use: the VRAM the client holds, size}, in
- *    libvrampool's names and message too, and changes nothing; another
- *    client has a quota of its own;
+ *    {capacity: the quota, in_use: the VRAM the user holds, size}, in
+ *    libvrampool's names and message too, and changes nothing; a client
+ *    of another user has a quota of its own (vrampool_users_test has
+ *    several files of one user);
  *  - a free cached buffer is given back first (the client's own cleanup)
  *    when it makes room;
  *  - raising the quota lets a refused request through; 0 is no quota;
@@ -32,6 +33,7 @@
 #include "vrampool_test_harness.h"
 
 #define QUOTA		(32 * MiB)
+#define OTHER_USER	61010
 
 FIXTURE(quota) {
 	int fd, other;
@@ -40,16 +42,6 @@ FIXTURE(quota) {
 };
 
 VP_BACKEND_VARIANTS(quota);
-
-static void set_quota(struct __test_metadata *_metadata, const char *path, uint64_t v)
-{
-	char buf[32];
-	int ret;
-
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	ret = vp_write_file(path, buf);
-	ASSERT_EQ(0, ret) TH_LOG("write %s to %s: %s", buf, path, strerror(-ret));
-}
 
 FIXTURE_SETUP(quota)
 {
@@ -61,9 +53,9 @@ FIXTURE_SETUP(quota)
 	ASSERT_EQ(0, vp_module_param_u64("vram_quota", &param));
 	ASSERT_EQ(QUOTA, param) TH_LOG("run through vrampool_quota_test.sh");
 	vp_sysfs_dev_path(&self->dev, "vram_quota", self->path, sizeof(self->path));
-	set_quota(_metadata, self->path, QUOTA);
+	vp_write_u64_ok(_metadata, self->path, QUOTA);
 	VP_INSTALL_OK(self->fd, &direct, 1, "one direct pool");
-	self->other = vp_open_device(&self->dev);
+	self->other = vp_open_device_as(&self->dev, OTHER_USER);
 	ASSERT_LE(0, self->other);
 	VP_INSTALL_OK(self->other, &direct, 1, "one direct pool");
 }
@@ -112,7 +104,7 @@ static void expect_quota(struct __test_metadata *_metadata, int fd, uint64_t siz
 	EXPECT_STREQ("QuotaExceeded", vrampool_error_kind_name(e.kind));
 	vrampool_error_message(&e, msg, sizeof(msg));
 	snprintf(want, sizeof(want),
-		 "VRAM quota exceeded allocating %" PRIu64 " bytes: the client holds %" PRIu64
+		 "VRAM quota exceeded allocating %" PRIu64 " bytes: the user's files hold %" PRIu64
 		 " bytes of VRAM and a new page would pass the device's vram_quota of %" PRIu64
 		 " bytes", size, in_use, quota);
 	EXPECT_STREQ(want, msg);
@@ -138,7 +130,7 @@ TEST_F(quota, sysfs_file)
 	EXPECT_EQ(-ERANGE, vp_write_file(self->path, "18446744073709551616"));
 	ASSERT_EQ(0, vp_read_u64_file(self->path, &v));
 	EXPECT_EQ(QUOTA, v) TH_LOG("a refused write changes nothing");
-	set_quota(_metadata, self->path, 0);
+	vp_write_u64_ok(_metadata, self->path, 0);
 	ASSERT_EQ(0, vp_read_u64_file(self->path, &v));
 	EXPECT_EQ(0u, v);
 }
@@ -150,25 +142,25 @@ TEST_F(quota, exceeded_then_raised)
 	VP_ALLOC_OK(self->fd, 16 * MiB, 0, &a, "16 MiB under a 32 MiB quota");
 	expect_quota(_metadata, self->fd, 32 * MiB, QUOTA, 16 * MiB);
 
-	/* The other client's quota is its own (and it then makes room: PCI VRAM is 64 MiB). */
+	/* Another user's quota is its own (and it then makes room: PCI VRAM is 64 MiB). */
 	VP_ALLOC_OK(self->other, 32 * MiB, 0, &b, "another client's 32 MiB");
 	expect_quota(_metadata, self->other, 4 * KiB, QUOTA, 32 * MiB);
 	VP_FREE_OK(self->other, b.handle, "the other client's 32 MiB");
 	ASSERT_EQ(0, vp_cleanup(self->other));
 
 	/* Raised: the refused request goes through. */
-	set_quota(_metadata, self->path, 48 * MiB);
+	vp_write_u64_ok(_metadata, self->path, 48 * MiB);
 	VP_ALLOC_OK(self->fd, 32 * MiB, 0, &c, "32 MiB under 48 MiB");
 	EXPECT_EQ(48 * MiB, held(_metadata, self->fd));
 	expect_quota(_metadata, self->fd, 4 * KiB, 48 * MiB, 48 * MiB);
 
 	/* Lowered below what is held: nothing is taken, new pages are refused. */
-	set_quota(_metadata, self->path, 8 * MiB);
+	vp_write_u64_ok(_metadata, self->path, 8 * MiB);
 	EXPECT_EQ(48 * MiB, held(_metadata, self->fd));
 	expect_quota(_metadata, self->fd, 4 * KiB, 8 * MiB, 48 * MiB);
 
 	/* 0: no quota. */
-	set_quota(_metadata, self->path, 0);
+	vp_write_u64_ok(_metadata, self->path, 0);
 	VP_ALLOC_OK(self->fd, 4 * KiB, 0, &d, "4 KiB without a quota");
 	EXPECT_EQ(48 * MiB + 4 * KiB, held(_metadata, self->fd));
 }

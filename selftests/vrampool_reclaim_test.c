@@ -15,6 +15,13 @@
  *  - order: A and C both hold free cached pages, A idle for longer; B's
  *    ALLOC takes A's alone; then A, allocating again, takes C's (now the
  *    idlest) and never B's live page;
+ *  - a busy client: A holds one live buffer and a VRAM of free cached
+ *    ones and allocates and frees back to back in a child; B's request is
+ *    served from A's cache (idle first is an order, not an exemption) and
+ *    A's live bytes stay;
+ *  - hopeless requests: larger than VRAM (by a byte, by a page, and
+ *    2^64 - 4 KiB) fail with OutOfMemory, larger than the quota with
+ *    QuotaExceeded, before any reclaim or cleanup: every cache is as it was;
  *  - storm: 4 processes allocate, map, write, check, free and install for
  *    20 s under VRAM pressure without ever cleaning up, so that their ALLOCs
  *    reclaim from each other (each goes on past the 20 s until the device
@@ -302,6 +309,117 @@ TEST_F(share, reclaim_oldest_idle_first)
 		  vp_sysfs_dev_u64(&self->dev, "reclaimed"));
 	EXPECT_LE((int)((self->vram_size - self->base - b2.total) / SLICE) - (int)(SLICED_PAGE / SLICE), n);
 	free_range(_metadata, self->a, self->as, 0, n);
+}
+
+/*
+ * Idle first is an order, not an exemption: A holds one live buffer and
+ * fills the rest of VRAM with free cached ones, then allocates and frees
+ * back to back in a child process; B's request succeeds from A's cache,
+ * and A's live bytes are intact.
+ */
+TEST_F(share, busy_client_cache_reclaimed)
+{
+	struct drm_vrampool_pool_entry direct = vp_direct(VP_ABSENT);
+	struct drm_vrampool_alloc keep, big;
+	volatile uint64_t *busy_rounds;
+	struct usage a1;
+	int na, status;
+	pid_t pid;
+
+	VP_INSTALL_OK(self->a, &direct, 1, "A: one direct pool");
+	VP_INSTALL_OK(self->b, &direct, 1, "B: one direct pool");
+	VP_ALLOC_OK(self->a, 4 * KiB, 0, &keep, "A's live buffer");
+	ASSERT_EQ(0, edges(self->a, &keep, 4 * KiB, 7, true));
+	na = fill(_metadata, self->a, BIG / 4, 0, self->as, MAX_HANDLES);
+	ASSERT_LE(4, na);
+	/*
+	 * The busy loop's buffer, made in what the 4 MiB buffers left: the
+	 * loop reuses it, and never needs a new page (whose ALLOC would clean
+	 * A's own cache up first).
+	 */
+	VP_ALLOC_OK(self->a, 8 * KiB, 0, &big, "A's busy buffer");
+	VP_FREE_OK(self->a, big.handle, "A's busy buffer, cached");
+	free_range(_metadata, self->a, self->as, 0, na);
+
+	busy_rounds = mmap(NULL, sizeof(*busy_rounds), PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, (void *)busy_rounds);
+	*busy_rounds = 0;
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct drm_vrampool_alloc t;
+
+		for (;;) {
+			if (!vp_alloc(self->a, 8 * KiB, 0, &t))
+				vp_free(self->a, t.handle);
+			(*busy_rounds)++;
+		}
+	}
+	while (*busy_rounds < 100)
+		usleep(1000);
+	VP_ALLOC_OK(self->b, BIG, 0, &big, "B's 16 MiB, from busy A's cache");
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	USAGE(self->a, &a1);
+	EXPECT_LE(BIG, a1.reclaimed) TH_LOG("busy A gave its free cached buffers");
+	EXPECT_EQ(0, edges(self->a, &keep, 4 * KiB, 7, false)) TH_LOG("A's live bytes");
+	VP_FREE_OK(self->b, big.handle, "B's 16 MiB");
+	VP_FREE_OK(self->a, keep.handle, "A's live buffer");
+	munmap((void *)busy_rounds, sizeof(*busy_rounds));
+}
+
+/*
+ * A request no reclaim can serve fails before any: larger than VRAM
+ * (OutOfMemory, 2^64 - 4 KiB too), larger than the quota (QuotaExceeded);
+ * nobody's cache is touched, not even the requester's own.
+ */
+TEST_F(share, hopeless_requests_reclaim_nothing)
+{
+	struct drm_vrampool_pool_entry direct = vp_direct(VP_ABSENT);
+	const uint64_t huge[] = {
+		self->vram_size + 1, self->vram_size + 4 * KiB, UINT64_MAX - 4 * KiB + 1,
+	};
+	struct drm_vrampool_alloc a[2], r;
+	struct usage a0, c0, a1, c1;
+	char quota_path[VP_PATH_LEN], buf[32];
+	uint64_t quota_start, reclaimed;
+	unsigned int i;
+	int ret;
+
+	VP_INSTALL_OK(self->a, &direct, 1, "A: one direct pool");
+	VP_INSTALL_OK(self->c, &direct, 1, "C: one direct pool");
+	VP_ALLOC_OK(self->a, BIG, 0, &a[0], "A's buffer");
+	VP_ALLOC_OK(self->c, BIG, 0, &a[1], "C's buffer");
+	VP_FREE_OK(self->a, a[0].handle, "A's buffer, cached");
+	VP_FREE_OK(self->c, a[1].handle, "C's buffer, cached");
+	USAGE(self->a, &a0);
+	USAGE(self->c, &c0);
+	reclaimed = vp_sysfs_dev_u64(&self->dev, "reclaimed");
+
+	for (i = 0; i < ARRAY_SIZE(huge); i++) {
+		ret = vp_alloc(self->a, huge[i], DRM_VRAMPOOL_ALLOC_PERSISTENT, &r);
+		EXPECT_EQ(-ENOSPC, ret) TH_LOG("ALLOC of %" PRIu64, huge[i]);
+		EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, r.error.code);
+	}
+
+	vp_sysfs_dev_path(&self->dev, "vram_quota", quota_path, sizeof(quota_path));
+	ASSERT_EQ(0, vp_read_u64_file(quota_path, &quota_start));
+	snprintf(buf, sizeof(buf), "%" PRIu64, self->vram_size / 2);
+	ASSERT_EQ(0, vp_write_file(quota_path, buf));
+	ret = vp_alloc(self->a, self->vram_size / 2 + 4 * KiB, 0, &r);
+	snprintf(buf, sizeof(buf), "%" PRIu64, quota_start);
+	ASSERT_EQ(0, vp_write_file(quota_path, buf));
+	EXPECT_EQ(-EDQUOT, ret);
+	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED, r.error.code);
+	EXPECT_EQ(self->vram_size / 2, r.error.capacity);
+
+	USAGE(self->a, &a1);
+	USAGE(self->c, &c1);
+	EXPECT_EQ(a0.purgeable, a1.purgeable) TH_LOG("A's own cache was not cleaned");
+	EXPECT_EQ(c0.purgeable, c1.purgeable) TH_LOG("C's cache was not reclaimed");
+	EXPECT_EQ(0u, c1.reclaimed);
+	EXPECT_EQ(reclaimed, vp_sysfs_dev_u64(&self->dev, "reclaimed"));
 }
 
 /* ---- the storm ------------------------------------------------------------ */

@@ -18,7 +18,10 @@
  *   its clients/<id>/vram, fdinfo drm-resident-vram) is the buffer objects
  *   of those pages, and device 0's vram_in_use its start plus that;
  * - the sum of the clients' sysfs vram equals the device's vram_in_use
- *   (sysfs and GET_PARAM); a failed read of any of them fails the test.
+ *   (sysfs and GET_PARAM), and so does the sum of the users' (users/<uid>/
+ *   vram: the victim's two files and half the looper's are another
+ *   user's); after the CLEANUP root's is its start plus the shared file's
+ *   and the other user's 0; a failed read of any of them fails the test.
  * The workers zero what they wrote before they free it, so every free byte
  * of the shared file's pages is zero: each new allocation must read zero
  * before it is filled (a placement over live bytes or a page with stale
@@ -55,6 +58,7 @@
 #define PARKERS		(WORKERS * THREADS + 1)	/* + the open/close looper */
 #define LIVE		12		/* allocations a thread holds at most */
 #define SAMPLE_EVERY	4		/* seconds between quiescent samples */
+#define STORM_USER	63001		/* the victim's and half the looper's files' user */
 #define KILL_EVERY_MS	2000
 
 enum { OP_ALLOC, OP_FREE, OP_CLEANUP, OP_INSTALL, OP_QUERY, OP_CHECK, OP_READ, OP_OPEN,
@@ -100,6 +104,19 @@ static struct shared *sh;
 static struct vp_device devs[VP_MAX_DEVICES];
 static int ndevs;
 static int shared_fd;
+/* What root's files held on device 0 before the storm (users/0/vram). */
+static uint64_t start_root;
+
+/* A user of device 0's VRAM, users/<uid>/vram; 0 without a folder (no file open). */
+static uint64_t user_vram(int uid)
+{
+	char name[64];
+	uint64_t v;
+
+	snprintf(name, sizeof(name), "users/%d/vram", uid);
+	v = vp_sysfs_dev_u64(&devs[0], name);
+	return v == UINT64_MAX ? 0 : v;
+}
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -550,14 +567,18 @@ static void victim_process(int dev)
 {
 	struct drm_vrampool_alloc a;
 	uint64_t rng = (uint64_t)getpid() * 0x2545f4914f6cdd1dULL;
-	int fd = vp_open_device(&devs[dev]);
+	int fds[2], fd;
 	uint8_t *m;
 
-	if (fd < 0)
+	/* Two files of one user: their sums are the user's. */
+	fds[0] = vp_open_device_as(&devs[dev], STORM_USER);
+	fds[1] = vp_open_device_as(&devs[dev], STORM_USER);
+	if (fds[0] < 0 || fds[1] < 0)
 		_exit(1);
 	for (;;) {
 		uint64_t size = 1 + rnd(&rng) % (256 * KiB);
 
+		fd = fds[rnd(&rng) % 2];
 		if (vp_alloc(fd, size, rnd(&rng) % 5 ? 0 : DRM_VRAMPOOL_ALLOC_PERSISTENT, &a)) {
 			vp_cleanup(fd);
 			continue;
@@ -577,7 +598,9 @@ static void looper_process(void)
 
 	while (!sh->stop) {
 		park_point();
-		fd = vp_open_device(&devs[i++ % ndevs]);
+		fd = i % 2 ? vp_open_device_as(&devs[i % ndevs], STORM_USER) :
+			     vp_open_device(&devs[i % ndevs]);
+		i++;
 		if (fd < 0) {
 			fail("open/close looper: open: %s", strerror(-fd));
 			break;
@@ -635,7 +658,8 @@ static void kill_victim(pid_t *victim)
 }
 
 /* Sum of clients/<id>/vram of a device; every client is parked. */
-static int clients_vram(const struct vp_device *dev, uint64_t *sum, int *n)
+/* The sum of the vram files of @folder's subfolders (clients/ or users/), and how many. */
+static int folders_vram(const struct vp_device *dev, const char *folder, uint64_t *sum, int *n)
 {
 	char dir[VP_DIR_LEN], path[VP_PATH_LEN];
 	struct vp_names names;
@@ -643,7 +667,7 @@ static int clients_vram(const struct vp_device *dev, uint64_t *sum, int *n)
 	int i, ret;
 
 	*sum = 0;
-	vp_sysfs_dev_path(dev, "clients", dir, sizeof(dir));
+	vp_sysfs_dev_path(dev, folder, dir, sizeof(dir));
 	ret = vp_list_dir(dir, &names);
 	if (ret)
 		return ret;
@@ -785,10 +809,10 @@ static int vram_is(const char *what, int ret, uint64_t got, const char *want_wha
 static void sample(int probe_fd[], const uint64_t start[])
 {
 	char dir[VP_DIR_LEN], path[VP_PATH_LEN];
-	uint64_t sum, sys, param, resident, mine, id, vram;
+	uint64_t sum, users, sys, param, resident, mine, id, vram;
 	struct drm_vrampool_pool_query q;
 	static struct held h[256];
-	int i, n, ret;
+	int i, n, nusers, ret;
 
 	sh->pause = 1;
 	/* No time bound: a worker that never parks is the suite's timeout's. */
@@ -797,16 +821,20 @@ static void sample(int probe_fd[], const uint64_t start[])
 	if (sh->stop)
 		goto out;
 	for (i = 0; i < ndevs; i++) {
-		ret = clients_vram(&devs[i], &sum, &n);
+		ret = folders_vram(&devs[i], "clients", &sum, &n);
+		if (!ret)
+			ret = folders_vram(&devs[i], "users", &users, &nusers);
 		if (ret) {
-			fail("%s: reading clients/*/vram: %s", devs[i].name, strerror(-ret));
+			fail("%s: reading clients/*/vram or users/*/vram: %s", devs[i].name,
+			     strerror(-ret));
 			goto out;
 		}
 		sys = vp_sysfs_dev_u64(&devs[i], "vram_in_use");
 		param = vp_vram_in_use(probe_fd[i]);
-		if (sum != sys || sys != param)
-			fail("%s quiescent: the %d clients' vram sum to %" PRIu64 ", vram_in_use %"
-			     PRIu64 ", GET_PARAM %" PRIu64, devs[i].name, n, sum, sys, param);
+		if (sum != sys || sys != param || users != sum)
+			fail("%s quiescent: the %d clients' vram sum to %" PRIu64 ", the %d users' to %"
+			     PRIu64 ", vram_in_use %" PRIu64 ", GET_PARAM %" PRIu64, devs[i].name, n,
+			     sum, nusers, users, sys, param);
 	}
 	ret = vp_client_id(shared_fd, &id);
 	if (ret) {
@@ -846,6 +874,13 @@ static void sample(int probe_fd[], const uint64_t start[])
 		fail("quiescent, after CLEANUP: %s's VRAM_IN_USE is %" PRIu64 ", its start %"
 		     PRIu64 " plus the workers' pages %" PRIu64, devs[0].name, param, start[0],
 		     vram);
+		goto out;
+	}
+	/* Root's files are the shared one and the probes; the storm user holds nothing. */
+	if (user_vram(0) != start_root + vram || user_vram(STORM_USER)) {
+		fail("quiescent, after CLEANUP: %s's users/0/vram %" PRIu64 ", its start %" PRIu64
+		     " plus the workers' pages %" PRIu64 "; users/%d/vram %" PRIu64, devs[0].name,
+		     user_vram(0), start_root, vram, STORM_USER, user_vram(STORM_USER));
 		goto out;
 	}
 	count(OP_SAMPLE, 1);
@@ -890,6 +925,7 @@ int main(void)
 		}
 		start[i] = vp_vram_in_use(probe_fd[i]);
 	}
+	start_root = user_vram(0);
 	shared_fd = vp_open_device(&devs[0]);
 	if (shared_fd < 0) {
 		printf("not ok 1 storm: open %s: %s\n", devs[0].path, strerror(-shared_fd));

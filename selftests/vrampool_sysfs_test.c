@@ -57,7 +57,7 @@ VP_SYSFS_CLIENT_FIXTURE(sysfs);
 
 static const char *const dev_files[] = {
 	"alignment", "client_count", "clients", "exclusive_memory_only", "max_page_size",
-	"reclaimed", "reclaimed_pages", "vram_in_use", "vram_quota", "vram_size",
+	"reclaimed", "reclaimed_pages", "users", "vram_in_use", "vram_quota", "vram_size",
 };
 
 static const struct {

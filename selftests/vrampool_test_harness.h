@@ -269,6 +269,9 @@ void vp_expect_u64(struct __test_metadata *_metadata, const char *path,
 void vp_expect_file(struct __test_metadata *_metadata, const char *dir,
 		    const char *file, const char *want, const char *when);
 
+/* Writes @v, in decimal, to the sysfs file @path (a device's vram_quota); asserts it took. */
+void vp_write_u64_ok(struct __test_metadata *_metadata, const char *path, uint64_t v);
+
 void vp_expect_file_u64(struct __test_metadata *_metadata, const char *dir,
 			const char *file, uint64_t want, const char *when);
 

@@ -151,6 +151,23 @@ int vp_open_device(const struct vp_device *dev)
 	return fd < 0 ? -errno : fd;
 }
 
+int vp_open_device_as(const struct vp_device *dev, uid_t uid)
+{
+	int fd, err;
+
+	/* The real uid is the tenant; the effective one stays root's for open(). */
+	if (setresuid(uid, 0, 0))
+		return -errno;
+	fd = open(dev->path, O_RDWR | O_CLOEXEC);
+	err = errno;
+	if (setresuid(0, 0, 0)) {
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	return fd < 0 ? -err : fd;
+}
+
 int vp_ioctl(int fd, unsigned long request, void *arg)
 {
 	return ioctl(fd, request, arg) ? -errno : 0;

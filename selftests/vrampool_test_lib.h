@@ -86,6 +86,13 @@ int vp_find_backend(enum vp_backend backend, struct vp_device *out);
 /* open(2) the accel node read-write, close-on-exec: fd or -errno. */
 int vp_open_device(const struct vp_device *dev);
 
+/*
+ * As vp_open_device(), for a root caller, but the file is @uid's: opened
+ * with @uid as the real uid (the tenant the kernel charges, DOC: tenants),
+ * root's real uid put back after. fd or -errno.
+ */
+int vp_open_device_as(const struct vp_device *dev, uid_t uid);
+
 /* ---- Files -------------------------------------------------------------- */
 
 /* A whole small file, NUL-terminated. */

@@ -457,6 +457,16 @@ void vp_expect_file(struct __test_metadata *_metadata, const char *dir,
 	vp_expect_value(_metadata, path, want, when);
 }
 
+void vp_write_u64_ok(struct __test_metadata *_metadata, const char *path, uint64_t v)
+{
+	char buf[32];
+	int ret;
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	ret = vp_write_file(path, buf);
+	ASSERT_EQ(0, ret) TH_LOG("write %s to %s: %s", buf, path, strerror(-ret));
+}
+
 void vp_expect_file_u64(struct __test_metadata *_metadata, const char *dir,
 			const char *file, uint64_t want, const char *when)
 {
@@ -472,7 +482,7 @@ void vp_expect_client_matches(struct __test_metadata *_metadata, const char *cdi
 {
 	static const char *const client_files[] = {
 		"comm", "generation", "persistent_mode", "pid", "pools", "purgeable",
-		"reclaimed", "reclaimed_pages", "vram",
+		"reclaimed", "reclaimed_pages", "uid", "vram",
 	};
 	static const struct { const char *file, *key; } usage[] = {
 		{ "purgeable", "drm-purgeable-vram" },
@@ -489,6 +499,8 @@ void vp_expect_client_matches(struct __test_metadata *_metadata, const char *cdi
 	ASSERT_EQ(0, ret) TH_LOG("%s: POOL_QUERY: %s", when, strerror(-ret));
 
 	vp_expect_file_u64(_metadata, cdir, "pid", (uint64_t)pid, when);
+	/* The tests open their files as root, but for vp_open_device_as(). */
+	vp_expect_file_u64(_metadata, cdir, "uid", 0, when);
 	vp_expect_file(_metadata, cdir, "comm", comm, when);
 	vp_expect_file_u64(_metadata, cdir, "generation", q.generation, when);
 	vp_expect_file(_metadata, cdir, "persistent_mode",

@@ -3,8 +3,8 @@
  * KUnit tests of the order a reclaim across clients visits the other
  * clients in (vrampool_reclaim.c, DOC: reclaim): the idlest first (the
  * oldest last ALLOC), the lower DRM client id on a tie, never the walk's
- * own client, never one that allocated after the walk began, each at most
- * once.
+ * own client, one that allocated after the walk began last but not never,
+ * each at most once, and no more visits than clients when it began.
  *
  * The clients are bare structs on a fake device's list: the order is
  * decided from their stamps and ids alone, without a device or VRAM.
@@ -53,6 +53,7 @@ static struct vrampool_client *add_client(struct kunit *test, struct fake_client
 	c->vdev = f->vdev;
 	c->last_alloc = stamp;
 	list_add_tail(&c->link, &f->vdev->clients);
+	atomic_inc(&f->vdev->client_count);
 	f->c[f->n++] = c;
 	return c;
 }
@@ -69,7 +70,8 @@ static struct vrampool_client *next(struct vrampool_reclaim *walk)
 
 /*
  * Idlest first, the lower id on a tie, whatever the list order; not the
- * walk's own client, not one that allocated after the walk began.
+ * walk's own client; one that allocated after the walk began comes last,
+ * but comes: idle first is an order, not an exemption.
  */
 static void idlest_first(struct kunit *test)
 {
@@ -89,15 +91,15 @@ static void idlest_first(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, next(&walk), b);
 	KUNIT_EXPECT_PTR_EQ(test, next(&walk), c);
 	KUNIT_EXPECT_PTR_EQ(test, next(&walk), a);
+	KUNIT_EXPECT_PTR_EQ(test, next(&walk), late);
 	KUNIT_EXPECT_NULL(test, next(&walk));
 	KUNIT_EXPECT_NULL(test, next(&walk));
-	KUNIT_EXPECT_EQ(test, late->last_alloc, 101);
 }
 
 /*
- * Each client at most once: one that allocates during the walk (its stamp
- * jumps past the walk's clock) is not visited again, nor is one already
- * visited whose stamp does not change.
+ * Each client at most once: one that allocates during the walk after its
+ * visit is not visited again; one that allocates before its turn still
+ * has it, after the idler ones. A new walk visits everyone again.
  */
 static void each_client_once(struct kunit *test)
 {
@@ -113,20 +115,41 @@ static void each_client_once(struct kunit *test)
 	vrampool_reclaim_start(&walk, self);
 	KUNIT_EXPECT_PTR_EQ(test, next(&walk), a);
 	a->last_alloc = 105;			/* a allocates meanwhile */
-	KUNIT_EXPECT_PTR_EQ(test, next(&walk), b);
 	c->last_alloc = 102;			/* so does c, before its turn */
+	KUNIT_EXPECT_PTR_EQ(test, next(&walk), b);
+	KUNIT_EXPECT_PTR_EQ(test, next(&walk), c);
 	KUNIT_EXPECT_NULL(test, next(&walk));
 
-	/* A new walk starts from the idlest again: b, the only one not newer. */
-	atomic64_set(&f->vdev->alloc_clock, 101);
 	vrampool_reclaim_start(&walk, self);
 	KUNIT_EXPECT_PTR_EQ(test, next(&walk), b);
+	KUNIT_EXPECT_PTR_EQ(test, next(&walk), c);
+	KUNIT_EXPECT_PTR_EQ(test, next(&walk), a);
 	KUNIT_EXPECT_NULL(test, next(&walk));
+}
+
+/*
+ * Bounded by the clients open when it began: clients that come after
+ * cannot keep a walk going.
+ */
+static void bounded_by_the_clients_at_start(struct kunit *test)
+{
+	struct fake_clients *f = fake_device(test, 100);
+	struct vrampool_client *self, *a, *b;
+	struct vrampool_reclaim walk;
+
+	self = add_client(test, f, 1, 99);
+	a = add_client(test, f, 2, 10);
+	vrampool_reclaim_start(&walk, self);	/* two clients: one to visit, and self */
+	b = add_client(test, f, 3, 5);		/* opened meanwhile, idlest of all */
+	KUNIT_EXPECT_PTR_EQ(test, next(&walk), b);
+	KUNIT_EXPECT_PTR_EQ(test, next(&walk), a);
+	KUNIT_EXPECT_NULL(test, next(&walk));	/* two visits: the walk's budget */
 }
 
 static struct kunit_case vrampool_reclaim_cases[] = {
 	KUNIT_CASE(idlest_first),
 	KUNIT_CASE(each_client_once),
+	KUNIT_CASE(bounded_by_the_clients_at_start),
 	{}
 };
 

@@ -375,7 +375,7 @@ TEST(client_limit)
 	EXPECT_EQ(1048576u, e.capacity);
 	EXPECT_EQ(1048576u, e.in_use);
 	EXPECT_EQ(0u, e.pool);
-	EXPECT_STREQ("client limit reached allocating 4096 bytes: the client holds 1048576 live allocations, the most a client may (module parameter vrampool.max_allocations = 1048576)",
+	EXPECT_STREQ("client limit reached allocating 4096 bytes: the user's files hold 1048576 live allocations, the most a user may (module parameter vrampool.max_allocations = 1048576)",
 		     message_of(e));
 
 	ae.pool = DRM_VRAMPOOL_LIMIT_PAGES;
@@ -385,7 +385,7 @@ TEST(client_limit)
 	vrampool_error_from_alloc(&e, EDQUOT, &ae);
 	EXPECT_EQ((int)VRAMPOOL_ERR_CLIENT_LIMIT, (int)e.kind);
 	EXPECT_EQ((uint32_t)DRM_VRAMPOOL_LIMIT_PAGES, e.limit);
-	EXPECT_STREQ("client limit reached allocating 0 bytes: the client holds 4294967295 pool pages, the most a client may (module parameter vrampool.max_pages = 4294967295)",
+	EXPECT_STREQ("client limit reached allocating 0 bytes: the user's files hold 4294967295 pool pages, the most a user may (module parameter vrampool.max_pages = 4294967295)",
 		     message_of(e));
 
 	/* A limit this library does not know still says what it can. */
@@ -435,7 +435,7 @@ TEST(quota_exceeded)
 	EXPECT_EQ(16 * MIB, e.in_use);
 	EXPECT_EQ(0u, e.limit);
 	EXPECT_EQ(0u, e.pool);
-	EXPECT_STREQ("VRAM quota exceeded allocating 33554432 bytes: the client holds 16777216 bytes of VRAM and a new page would pass the device's vram_quota of 33554432 bytes",
+	EXPECT_STREQ("VRAM quota exceeded allocating 33554432 bytes: the user's files hold 16777216 bytes of VRAM and a new page would pass the device's vram_quota of 33554432 bytes",
 		     message_of(e));
 
 	/* The code with another errno: Os, nothing else. */

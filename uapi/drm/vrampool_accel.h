@@ -323,17 +323,18 @@ struct drm_vrampool_pool_entry {
 /** DRM_VRAMPOOL_ERR_NOT_FOUND - no such allocation handle in this file (-ENOENT) */
 #define DRM_VRAMPOOL_ERR_NOT_FOUND		15
 /**
- * DRM_VRAMPOOL_ERR_CLIENT_LIMIT - the client holds as many allocations, or
- * pool pages, as a client may [size; pool: which limit, a
- * ``DRM_VRAMPOOL_LIMIT_*`` value; capacity: the limit; in_use: what the
- * client holds of it] (-EDQUOT)
+ * DRM_VRAMPOOL_ERR_CLIENT_LIMIT - the client's user (all its files) holds
+ * as many allocations, or pool pages, as a user may [size; pool: which
+ * limit, a ``DRM_VRAMPOOL_LIMIT_*`` value; capacity: the limit; in_use:
+ * what the user holds of it] (-EDQUOT)
  */
 #define DRM_VRAMPOOL_ERR_CLIENT_LIMIT		16
 /**
  * DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED - a new page would take the VRAM the
- * client holds past the device's ``vram_quota``, even after a cleanup of
- * the client's pools [size; capacity: the quota in bytes; in_use: the VRAM
- * the client holds, in bytes] (-EDQUOT)
+ * client's user (all its files) holds past the device's ``vram_quota``,
+ * even after a cleanup of the client's pools and of the user's other
+ * files' free cached pages [size; capacity: the quota in bytes; in_use:
+ * the VRAM the user holds, in bytes] (-EDQUOT)
  */
 #define DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED		17
 /**
@@ -342,10 +343,10 @@ struct drm_vrampool_pool_entry {
  */
 #define DRM_VRAMPOOL_ERR_DUPLICATE_HANDLE	18
 
-/* Per-client limits, for &drm_vrampool_alloc_error.pool with %DRM_VRAMPOOL_ERR_CLIENT_LIMIT */
+/* Per-user limits, for &drm_vrampool_alloc_error.pool with %DRM_VRAMPOOL_ERR_CLIENT_LIMIT */
 /** DRM_VRAMPOOL_LIMIT_ALLOCATIONS - live allocations (module parameter max_allocations) */
 #define DRM_VRAMPOOL_LIMIT_ALLOCATIONS		1
-/** DRM_VRAMPOOL_LIMIT_PAGES - pool pages of all the client's pools (module parameter max_pages) */
+/** DRM_VRAMPOOL_LIMIT_PAGES - pool pages of all the user's pools (module parameter max_pages) */
 #define DRM_VRAMPOOL_LIMIT_PAGES		2
 
 /* Fields, for &struct drm_vrampool_layout_error.field */
@@ -544,27 +545,32 @@ struct drm_vrampool_pool_query {
  * @page_size 0, and it holds no VRAM and no kernel memory beyond its
  * handle. It does not move an exclusive pool's running average.
  *
- * Each client (open file) may hold at most the module parameter
- * ``max_allocations`` live allocations, zero-size ones included (default
- * 1048576), and at most ``max_pages`` pool pages across all its pools,
- * the persistent one and free cached pages included (default 65536). An
- * ALLOC past either fails with -EDQUOT (%DRM_VRAMPOOL_ERR_CLIENT_LIMIT,
- * which limit in @error.pool) and leaves nothing behind: no handle, no
- * page. A request that needs a new page at the page limit first runs an
- * explicit cleanup of the client's pools, as for exhausted VRAM, and fails
- * only if the client still holds that many pages. Freeing makes room
+ * The limits are a user's, not an open file's: the files a user opens
+ * (the real uid of the task that opened each) hold together at most the
+ * module parameter ``max_allocations`` live allocations, zero-size ones
+ * included (default 1048576), and at most ``max_pages`` pool pages across
+ * all their pools, the persistent ones and free cached pages included
+ * (default 65536), however many files the user opens. An ALLOC past
+ * either fails with -EDQUOT (%DRM_VRAMPOOL_ERR_CLIENT_LIMIT, which limit
+ * in @error.pool, what the user holds in @error.in_use) and leaves nothing
+ * behind: no handle, no page. A request that needs a new page at the page
+ * limit first runs an explicit cleanup of the client's pools, as for
+ * exhausted VRAM, then takes the free cached pages of the user's other
+ * files, and fails only if the user still holds that many pages. Freeing makes room
  * again. The kernel memory of allocations, pages and pools is charged to
  * the memory cgroup of the task that makes them.
  *
- * A device may also limit the VRAM one client holds: its sysfs file
+ * A device may also limit the VRAM one user holds: its sysfs file
  * ``vram_quota`` (bytes, 0 for none; root may write it, and its default is
  * the module parameter of the same name). The VRAM of every page the
- * client's pools hold counts, free cached pages included (whole CPU pages,
- * as fdinfo's ``drm-total-vram``). A request whose new page would take the
- * client past the quota first runs an explicit cleanup of its pools, then
- * fails with -EDQUOT (%DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED: @error.capacity the
- * quota, @error.in_use the VRAM the client holds, @error.size the request)
- * and leaves nothing behind. Lowering the quota takes nothing away; it
+ * pools of the user's files hold counts, free cached pages and orphans
+ * included (whole CPU pages, as fdinfo's ``drm-total-vram``; the user's
+ * sum is fdinfo's ``vrampool-user-vram``). A request whose new page would
+ * take the user past the quota first runs an explicit cleanup of the
+ * client's pools, then takes the free cached pages of the user's other
+ * files, then fails with -EDQUOT (%DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED:
+ * @error.capacity the quota, @error.in_use the VRAM the user holds,
+ * @error.size the request) and leaves nothing behind. Lowering the quota takes nothing away; it
  * only refuses new pages.
  *
  * When VRAM itself cannot hold a new page, even after the explicit cleanup
@@ -573,7 +579,12 @@ struct drm_vrampool_pool_query {
  * pages, free direct and persistent buffers; never a page with a live
  * allocation in it), the client whose last ALLOC is oldest first, and
  * tries again after each; only when no other client has a free page left
- * does the request fail with %DRM_VRAMPOOL_ERR_OUT_OF_MEMORY. What others
+ * does the request fail with %DRM_VRAMPOOL_ERR_OUT_OF_MEMORY. A client that
+ * allocated recently comes last, but is not spared. A request whose page
+ * is larger than the device's VRAM, or than ``vram_quota``, fails at once
+ * (%DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, %DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED),
+ * before any cleanup or reclaim. A reclaiming ALLOC waiting for another
+ * client that a fatal signal interrupts fails with -EINTR. What others
  * took from a client is in its fdinfo (``vrampool-reclaimed-bytes``,
  * ``vrampool-reclaimed-pages``) and sysfs.
  *
@@ -768,7 +779,7 @@ struct drm_vrampool_cleanup {
  *
  * A batch of requests is served in array order, each exactly as one
  * %DRM_IOCTL_VRAMPOOL_ALLOC would serve it at that point (the same routing,
- * cleanup and reclaim, the same per-client limits, which count the
+ * cleanup and reclaim, the same per-user limits, which count the
  * batch's earlier requests). If one request fails, the requests already
  * served are freed again and their handles released, the handle cursor is
  * put back, and the call fails with the errno a single ALLOC of that
@@ -786,7 +797,11 @@ struct drm_vrampool_cleanup {
  * The answers are written only once every request is served, and the
  * handles become valid (freeable by other threads) only after they are:
  * an @answers array that cannot be written fails the call with -EFAULT
- * and undoes every allocation of the batch the same way.
+ * and undoes every allocation of the batch the same way, except the handle
+ * cursor: the answers written before the fault name the batch's handles,
+ * so the cursor stays past them, and a stale FREE of one fails with
+ * -ENOENT instead of freeing a later allocation given the same handle.
+ * (The handles themselves are released, as after any refusal.)
  *
  * A batch of handles is checked whole before anything is freed: a handle
  * the file does not own fails with -ENOENT (%DRM_VRAMPOOL_ERR_NOT_FOUND),

@@ -79,8 +79,8 @@ static int limit_message(const struct vrampool_error *e, char *buf, size_t len)
 				") allocating %" PRIu64 " bytes",
 				e->limit, e->in_use, e->capacity, e->size);
 	return snprintf(buf, len,
-			"client limit reached allocating %" PRIu64 " bytes: the client holds %"
-			PRIu64 " %s, the most a client may (module parameter vrampool.%s = %"
+			"client limit reached allocating %" PRIu64 " bytes: the user's files hold %"
+			PRIu64 " %s, the most a user may (module parameter vrampool.%s = %"
 			PRIu64 ")",
 			e->size, e->in_use,
 			e->limit == DRM_VRAMPOOL_LIMIT_PAGES ? "pool pages" : "live allocations",
@@ -175,7 +175,7 @@ int vrampool_error_message(const struct vrampool_error *e, char *buf, size_t len
 	case VRAMPOOL_ERR_QUOTA_EXCEEDED:
 		return snprintf(buf, len,
 				"VRAM quota exceeded allocating %" PRIu64
-				" bytes: the client holds %" PRIu64
+				" bytes: the user's files hold %" PRIu64
 				" bytes of VRAM and a new page would pass the device's vram_quota of %"
 				PRIu64 " bytes",
 				e->size, e->in_use, e->capacity);

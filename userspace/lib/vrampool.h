@@ -139,8 +139,8 @@ struct vrampool_error {
 				 * CLIENT_LIMIT: the limit;
 				 * QUOTA_EXCEEDED: the device's vram_quota, bytes */
 	uint64_t in_use;	/* POOL_CAPACITY_EXCEEDED: bytes in use in it;
-				 * CLIENT_LIMIT: what the client holds of the limit;
-				 * QUOTA_EXCEEDED: bytes of VRAM the client holds */
+				 * CLIENT_LIMIT: what the user holds of the limit;
+				 * QUOTA_EXCEEDED: bytes of VRAM the user holds */
 	uint32_t pool;		/* POOL_CAPACITY_EXCEEDED: its index */
 	uint32_t handle;	/* NOT_FOUND, DUPLICATE_HANDLE: the handle */
 	uint32_t limit;		/* CLIENT_LIMIT: which, a DRM_VRAMPOOL_LIMIT_* value */

@@ -9,7 +9,11 @@
  * holder first): its id, pid and command, the VRAM it holds, the bytes of
  * its live allocations, the VRAM of its free cached pages (what a cleanup,
  * or reclaim by another client, would give back) and what other clients'
- * reclaim took from it. Everything comes from sysfs (<device>/vrampool/
+ * reclaim took from it; for each user (users/<uid>/, whose sums its
+ * limits count): its open files, VRAM, live allocations, pool pages and
+ * what other users' reclaim took from it. A client's files are root's to
+ * read and a user's folder its own and root's, so an unprivileged reader
+ * sees its own user and no client. Everything comes from sysfs (<device>/vrampool/
  * and its clients/<id>/ folders): fdinfo of another process needs ptrace
  * rights, and the tool does not open the device, so it is no client of its
  * own. A value this module does not publish shows as "-" (JSON null); the
@@ -47,6 +51,12 @@ struct top_client {
 	struct maybe reclaimed_pages;
 };
 
+/* A user's sums (users/<uid>/), what its limits count. */
+struct top_user {
+	uint64_t uid, files, vram, allocations, pages;
+	struct maybe reclaimed;	/* what other users' reclaim took from it, bytes */
+};
+
 struct top_device {
 	const char *path;
 	char name[64];
@@ -57,6 +67,9 @@ struct top_device {
 	struct maybe reclaimed;
 	struct top_client *clients;
 	int count;
+	struct top_user *users;	/* the users whose folder the reader may read */
+	int nusers;
+	bool has_users;		/* this module has users/ */
 };
 
 static struct maybe read_maybe(const char *dir, const char *name)
@@ -91,6 +104,64 @@ static int top_client_read(const char *clients, uint64_t id, struct top_client *
 	t->cached = read_maybe(dir, "purgeable");
 	t->reclaimed = read_maybe(dir, "reclaimed");
 	t->reclaimed_pages = read_maybe(dir, "reclaimed_pages");
+	return 0;
+}
+
+/* One user; 0, or -errno when it is not the reader's to read, or went away. */
+static int top_user_read(const char *users, uint64_t uid, struct top_user *u)
+{
+	char dir[PATH_MAX];
+	int ret;
+
+	memset(u, 0, sizeof(*u));
+	u->uid = uid;
+	path_fmt(dir, sizeof(dir), "%s/%" PRIu64, users, uid);
+	ret = read_u64(dir, "vram", &u->vram, NULL);
+	if (!ret)
+		ret = read_u64(dir, "files", &u->files, NULL);
+	if (!ret)
+		ret = read_u64(dir, "allocations", &u->allocations, NULL);
+	if (!ret)
+		ret = read_u64(dir, "pages", &u->pages, NULL);
+	u->reclaimed = read_maybe(dir, "reclaimed");
+	return ret;
+}
+
+/* The biggest VRAM holder first, then by uid. */
+static int user_by_vram(const void *a, const void *b)
+{
+	const struct top_user *x = a, *y = b;
+
+	if (x->vram != y->vram)
+		return x->vram < y->vram ? 1 : -1;
+	return x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+/*
+ * The users/ folders the reader may read (root: all; another user: its
+ * own); nothing when the module has no users/.
+ */
+static int top_users_read(const char *top, struct top_device *d)
+{
+	char users[PATH_MAX];
+	uint64_t *ids;
+	int n, i;
+
+	path_fmt(users, sizeof(users), "%s/users", top);
+	ids = calloc(MAX_ENTRIES, sizeof(*ids));
+	d->users = calloc(MAX_ENTRIES, sizeof(*d->users));
+	if (!ids || !d->users) {
+		free(ids);
+		return -ENOMEM;
+	}
+	n = numeric_entries(users, ids, MAX_ENTRIES);
+	d->has_users = n >= 0;
+	for (i = 0; i < n; i++) {
+		if (!top_user_read(users, ids[i], &d->users[d->nusers]))
+			d->nusers++;
+	}
+	free(ids);
+	qsort(d->users, d->nusers, sizeof(*d->users), user_by_vram);
 	return 0;
 }
 
@@ -159,6 +230,10 @@ static int top_device_read(const char *path, struct top_device *d)
 	}
 	free(ids);
 	qsort(d->clients, d->count, sizeof(*d->clients), by_held);
+	if (top_users_read(top, d)) {
+		fprintf(stderr, "vrampoolctl: out of memory\n");
+		return EXIT_FAILED;
+	}
 	return EXIT_OK;
 }
 
@@ -189,6 +264,17 @@ static void top_device_print(const struct top_device *d)
 		       t->comm, approx_or_dash(held, h, sizeof(h)),
 		       approx_or_dash(live, l, sizeof(l)), approx_or_dash(t->cached, c, sizeof(c)),
 		       approx_or_dash(t->reclaimed, r, sizeof(r)));
+	}
+	if (!d->has_users)
+		return;
+	printf("%8s %8s %12s %12s %12s %12s\n", "USER", "FILES", "VRAM", "ALLOCATIONS", "PAGES",
+	       "RECLAIMED");
+	for (i = 0; i < d->nusers; i++) {
+		const struct top_user *u = &d->users[i];
+
+		printf("%8" PRIu64 " %8" PRIu64 " %12s %12" PRIu64 " %12" PRIu64 " %12s\n", u->uid,
+		       u->files, format_approx(u->vram, h, sizeof(h)), u->allocations, u->pages,
+		       approx_or_dash(u->reclaimed, r, sizeof(r)));
 	}
 }
 
@@ -228,6 +314,22 @@ static void top_device_json(struct json *j, const struct top_device *d)
 		json_object_end(j);
 	}
 	json_array_end(j);
+	if (d->has_users) {
+		json_array_begin(j, "users");
+		for (i = 0; i < d->nusers; i++) {
+			const struct top_user *u = &d->users[i];
+
+			json_object_begin(j, NULL);
+			json_u64(j, "uid", u->uid);
+			json_u64(j, "files", u->files);
+			json_u64(j, "vram", u->vram);
+			json_u64(j, "allocations", u->allocations);
+			json_u64(j, "pages", u->pages);
+			json_maybe(j, "reclaimed", u->reclaimed);
+			json_object_end(j);
+		}
+		json_array_end(j);
+	}
 	json_object_end(j);
 }
 
@@ -252,6 +354,7 @@ static int top_frame(char (*paths)[VRAMPOOL_NAME_MAX], int count, struct json *j
 		else
 			top_device_print(&d);
 		free(d.clients);
+		free(d.users);
 	}
 	if (j) {
 		json_array_end(j);
@@ -330,7 +433,9 @@ const struct command cmd_top = {
 		"      Every client of every device (or of PATH), from sysfs, the largest\n"
 		"      VRAM holder first: VRAM held, live bytes, free cached bytes (which\n"
 		"      reclaim may take), bytes reclaimed from it; the device's VRAM, quota\n"
-		"      and reclaimed total. Refreshed every SECS seconds (default 2), N times\n"
+		"      and reclaimed total; each user's files, VRAM, allocations and pages\n"
+		"      (root sees every user, a user itself). Refreshed every SECS seconds\n"
+		"      (default 2), N times\n"
 		"      (default 0: until interrupted). --json: one snapshot.\n",
 	.parser = { .opts = options, .usage = usage, .max_operands = 0 },
 	.run_opts = run,
