@@ -278,11 +278,8 @@ uint64_t user_nlive(const struct fz_client *c)
 /* A user's sysfs value on @dev; 0 without a folder (no file open). */
 static uint64_t user_sysfs(int dev, uint32_t user, const char *file)
 {
-	char name[64];
-	uint64_t v;
+	uint64_t v = vp_sysfs_user_u64(&devs[dev].d, user_uid(user), file);
 
-	snprintf(name, sizeof(name), "users/%u/%s", (unsigned int)user_uid(user), file);
-	v = vp_sysfs_dev_u64(&devs[dev].d, name);
 	return v == UINT64_MAX ? 0 : v;
 }
 

@@ -110,11 +110,8 @@ static uint64_t start_root;
 /* A user of device 0's VRAM, users/<uid>/vram; 0 without a folder (no file open). */
 static uint64_t user_vram(int uid)
 {
-	char name[64];
-	uint64_t v;
+	uint64_t v = vp_sysfs_user_u64(&devs[0], uid, "vram");
 
-	snprintf(name, sizeof(name), "users/%d/vram", uid);
-	v = vp_sysfs_dev_u64(&devs[0], name);
 	return v == UINT64_MAX ? 0 : v;
 }
 

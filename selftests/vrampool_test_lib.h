@@ -295,6 +295,8 @@ void vp_sysfs_dev_path(const struct vp_device *dev, const char *file, char *buf,
 void vp_sysfs_client_path(const struct vp_device *dev, uint64_t id, char *buf, size_t len);
 /* The number in <device>/vrampool/<file>, or UINT64_MAX. */
 uint64_t vp_sysfs_dev_u64(const struct vp_device *dev, const char *file);
+/* users/<uid>/<file> of @dev (DOC: tenants); UINT64_MAX when unreadable or absent. */
+uint64_t vp_sysfs_user_u64(const struct vp_device *dev, unsigned int uid, const char *file);
 
 /* sysfs's name of a persistent mode ("enabled", ...), or "?". */
 const char *vp_persistent_mode_str(uint32_t mode);

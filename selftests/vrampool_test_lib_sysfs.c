@@ -44,6 +44,14 @@ uint64_t vp_sysfs_dev_u64(const struct vp_device *dev, const char *file)
 	return vp_read_u64_file(path, &v) ? UINT64_MAX : v;
 }
 
+uint64_t vp_sysfs_user_u64(const struct vp_device *dev, unsigned int uid, const char *file)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "users/%u/%s", uid, file);
+	return vp_sysfs_dev_u64(dev, name);
+}
+
 static const char *const persistent_modes[] = {
 	[DRM_VRAMPOOL_PERSISTENT_ENABLED] = "enabled",
 	[DRM_VRAMPOOL_PERSISTENT_SIZE_MATCH] = "size-match",

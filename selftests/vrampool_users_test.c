@@ -98,14 +98,6 @@ static uint64_t fdinfo_u64(int fd, const char *key)
 	return vp_fdinfo_size(fd, key, &v) ? UINT64_MAX : v;
 }
 
-static uint64_t user_u64(const struct vp_device *dev, uid_t uid, const char *file)
-{
-	char name[64];
-
-	snprintf(name, sizeof(name), "users/%u/%s", (unsigned int)uid, file);
-	return vp_sysfs_dev_u64(dev, name);
-}
-
 static void user_path(const struct vp_device *dev, uid_t uid, const char *file, char *buf,
 		      size_t len)
 {
@@ -146,7 +138,7 @@ TEST_F(users, one_quota_for_four_files)
 	VP_ALLOC_OK(f[1], q / 4, 0, &a[1], "a quarter, file 1");
 	VP_ALLOC_OK(f[2], q / 4, 0, &a[2], "a quarter, file 2");
 	expect_quota(_metadata, f[3], 4 * KiB, q, q);
-	EXPECT_EQ(q, user_u64(&self->dev, USER_A, "vram"));
+	EXPECT_EQ(q, vp_sysfs_user_u64(&self->dev, USER_A, "vram"));
 	for (i = 0; i < NFILES; i++)
 		EXPECT_EQ(q, fdinfo_u64(f[i], "vrampool-user-vram")) TH_LOG("file %d", i);
 
@@ -156,20 +148,20 @@ TEST_F(users, one_quota_for_four_files)
 
 	/* A freed buffer stays cached and charged; another file of the user takes it. */
 	VP_FREE_OK(f[1], a[1].handle, "file 1's quarter, cached");
-	EXPECT_EQ(q, user_u64(&self->dev, USER_A, "vram"));
+	EXPECT_EQ(q, vp_sysfs_user_u64(&self->dev, USER_A, "vram"));
 	EXPECT_EQ(q / 4, fdinfo_u64(f[1], "drm-total-vram"));
 	VP_ALLOC_OK(f[3], q / 4, 0, &a[3], "file 3's quarter, from file 1's cache");
 	EXPECT_EQ(0u, fdinfo_u64(f[1], "drm-total-vram"));
 	EXPECT_EQ(q / 4, fdinfo_u64(f[1], "vrampool-reclaimed-bytes"));
-	EXPECT_EQ(q, user_u64(&self->dev, USER_A, "vram"));
-	EXPECT_EQ(3u, user_u64(&self->dev, USER_A, "allocations"));
-	EXPECT_EQ(3u, user_u64(&self->dev, USER_A, "pages"));
-	EXPECT_EQ((uint64_t)NFILES, user_u64(&self->dev, USER_A, "files"));
+	EXPECT_EQ(q, vp_sysfs_user_u64(&self->dev, USER_A, "vram"));
+	EXPECT_EQ(3u, vp_sysfs_user_u64(&self->dev, USER_A, "allocations"));
+	EXPECT_EQ(3u, vp_sysfs_user_u64(&self->dev, USER_A, "pages"));
+	EXPECT_EQ((uint64_t)NFILES, vp_sysfs_user_u64(&self->dev, USER_A, "files"));
 	/* A user's own files are not "other users": its reclaimed stays 0. */
-	EXPECT_EQ(0u, user_u64(&self->dev, USER_A, "reclaimed"));
+	EXPECT_EQ(0u, vp_sysfs_user_u64(&self->dev, USER_A, "reclaimed"));
 	EXPECT_EQ(q, fdinfo_u64(g, "drm-total-vram"));
 	EXPECT_EQ(0u, fdinfo_u64(g, "vrampool-reclaimed-bytes"));
-	EXPECT_EQ(0u, user_u64(&self->dev, USER_B, "reclaimed"));
+	EXPECT_EQ(0u, vp_sysfs_user_u64(&self->dev, USER_B, "reclaimed"));
 
 	/* Root, the fixture's file, is a third user with its own quota. */
 	VP_ALLOC_OK(self->fd, 4 * KiB, DRM_VRAMPOOL_ALLOC_PERSISTENT, &b, "root's 4 KiB");
@@ -251,17 +243,17 @@ TEST_F(users, user_folder)
 	VP_ALLOC_OK(f1, 1 * MiB, 0, &a, "1 MiB, file 1");
 	VP_ALLOC_OK(f2, 2 * MiB, 0, &b, "2 MiB, file 2");
 	VP_ALLOC_OK(f2, 0, 0, &c, "a zero-size allocation, file 2");
-	EXPECT_EQ(3 * MiB, user_u64(&self->dev, USER_C, "vram"));
-	EXPECT_EQ(3u, user_u64(&self->dev, USER_C, "allocations"));
-	EXPECT_EQ(2u, user_u64(&self->dev, USER_C, "pages"));
-	EXPECT_EQ(2u, user_u64(&self->dev, USER_C, "files"));
-	EXPECT_EQ(0u, user_u64(&self->dev, USER_C, "reclaimed"));
-	EXPECT_EQ(0u, user_u64(&self->dev, USER_C, "reclaimed_pages"));
+	EXPECT_EQ(3 * MiB, vp_sysfs_user_u64(&self->dev, USER_C, "vram"));
+	EXPECT_EQ(3u, vp_sysfs_user_u64(&self->dev, USER_C, "allocations"));
+	EXPECT_EQ(2u, vp_sysfs_user_u64(&self->dev, USER_C, "pages"));
+	EXPECT_EQ(2u, vp_sysfs_user_u64(&self->dev, USER_C, "files"));
+	EXPECT_EQ(0u, vp_sysfs_user_u64(&self->dev, USER_C, "reclaimed"));
+	EXPECT_EQ(0u, vp_sysfs_user_u64(&self->dev, USER_C, "reclaimed_pages"));
 	EXPECT_EQ(3 * MiB, fdinfo_u64(f1, "vrampool-user-vram"));
 	EXPECT_EQ(3u, fdinfo_u64(f1, "vrampool-user-allocations"));
 	EXPECT_EQ(2u, fdinfo_u64(f2, "vrampool-user-pages"));
-	EXPECT_EQ(0u, user_u64(&self->dev, USER_D, "vram"));
-	EXPECT_EQ(1u, user_u64(&self->dev, USER_D, "files"));
+	EXPECT_EQ(0u, vp_sysfs_user_u64(&self->dev, USER_D, "vram"));
+	EXPECT_EQ(1u, vp_sysfs_user_u64(&self->dev, USER_D, "files"));
 
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -279,13 +271,13 @@ TEST_F(users, user_folder)
 
 	/* The sums follow every FREE and close, a close with live allocations too. */
 	VP_FREE_OK(f2, c.handle, "the zero-size allocation");
-	EXPECT_EQ(3 * MiB, user_u64(&self->dev, USER_C, "vram"));
-	EXPECT_EQ(2u, user_u64(&self->dev, USER_C, "allocations"));
+	EXPECT_EQ(3 * MiB, vp_sysfs_user_u64(&self->dev, USER_C, "vram"));
+	EXPECT_EQ(2u, vp_sysfs_user_u64(&self->dev, USER_C, "allocations"));
 	close(f2);
-	EXPECT_EQ(1u, user_u64(&self->dev, USER_C, "allocations"));
-	EXPECT_EQ(1 * MiB, user_u64(&self->dev, USER_C, "vram"));
-	EXPECT_EQ(1u, user_u64(&self->dev, USER_C, "pages"));
-	EXPECT_EQ(1u, user_u64(&self->dev, USER_C, "files"));
+	EXPECT_EQ(1u, vp_sysfs_user_u64(&self->dev, USER_C, "allocations"));
+	EXPECT_EQ(1 * MiB, vp_sysfs_user_u64(&self->dev, USER_C, "vram"));
+	EXPECT_EQ(1u, vp_sysfs_user_u64(&self->dev, USER_C, "pages"));
+	EXPECT_EQ(1u, vp_sysfs_user_u64(&self->dev, USER_C, "files"));
 	close(f1);
 	user_path(&self->dev, USER_C, "", path, sizeof(path));
 	EXPECT_NE(0, stat(path, &st)) TH_LOG("%s outlives the user's last file", path);
@@ -320,18 +312,18 @@ TEST_F(users, reclaim_between_users_counted)
 	while (n)
 		VP_FREE_OK(fa, a[--n].handle, "A's buffers, cached");
 	held = fdinfo_u64(fa, "drm-total-vram");
-	EXPECT_EQ(held, user_u64(&self->dev, USER_A, "vram"));
-	EXPECT_EQ(0u, user_u64(&self->dev, USER_A, "reclaimed"));
-	EXPECT_EQ(0u, user_u64(&self->dev, USER_B, "reclaim_taken"));
+	EXPECT_EQ(held, vp_sysfs_user_u64(&self->dev, USER_A, "vram"));
+	EXPECT_EQ(0u, vp_sysfs_user_u64(&self->dev, USER_A, "reclaimed"));
+	EXPECT_EQ(0u, vp_sysfs_user_u64(&self->dev, USER_B, "reclaim_taken"));
 
 	VP_ALLOC_OK(fb, 16 * MiB, 0, &b, "B's 16 MiB, from A's cache");
 	lost = held - fdinfo_u64(fa, "drm-total-vram");
 	EXPECT_LE(16 * MiB, lost);
 	EXPECT_EQ(lost, fdinfo_u64(fa, "vrampool-reclaimed-bytes"));
-	EXPECT_EQ(lost, user_u64(&self->dev, USER_A, "reclaimed"));
-	EXPECT_EQ(lost / (4 * MiB), user_u64(&self->dev, USER_A, "reclaimed_pages"));
-	EXPECT_EQ(lost, user_u64(&self->dev, USER_B, "reclaim_taken"));
-	EXPECT_EQ(0u, user_u64(&self->dev, USER_A, "reclaim_taken"));
+	EXPECT_EQ(lost, vp_sysfs_user_u64(&self->dev, USER_A, "reclaimed"));
+	EXPECT_EQ(lost / (4 * MiB), vp_sysfs_user_u64(&self->dev, USER_A, "reclaimed_pages"));
+	EXPECT_EQ(lost, vp_sysfs_user_u64(&self->dev, USER_B, "reclaim_taken"));
+	EXPECT_EQ(0u, vp_sysfs_user_u64(&self->dev, USER_A, "reclaim_taken"));
 	close(fa);
 	close(fb);
 }
@@ -375,8 +367,8 @@ TEST_F(users, racing_files_hold_the_quota_exactly)
 		total += v;
 	}
 	EXPECT_EQ(self->quota, total);
-	EXPECT_EQ(self->quota, user_u64(&self->dev, USER_C, "vram"));
-	EXPECT_EQ(self->quota / RACE_SIZE, user_u64(&self->dev, USER_C, "allocations"));
+	EXPECT_EQ(self->quota, vp_sysfs_user_u64(&self->dev, USER_C, "vram"));
+	EXPECT_EQ(self->quota / RACE_SIZE, vp_sysfs_user_u64(&self->dev, USER_C, "allocations"));
 	for (i = 0; i < RACERS; i++)
 		close(fds[i]);
 }
