@@ -24,8 +24,9 @@
  *
  * A tenant is a user: the real uid of the task that opened a file of the
  * device (current_uid() at open; a file passed to another process stays
- * its opener's), as the kernel charges locked memory to &user_struct. The limits a device enforces are the tenant's:
- * the device's ``vram_quota`` bounds the VRAM all of a user's files hold,
+ * its opener's), as the kernel charges locked memory to &user_struct.
+ * The limits a device enforces are the tenant's: the device's
+ * ``vram_quota`` bounds the VRAM all of a user's files hold,
  * the module's ``max_allocations`` and ``max_pages`` their live
  * allocations and pool pages. Opening the device again gives a user no
  * more of any of them.
