@@ -9,6 +9,7 @@
  */
 
 #include <linux/cleanup.h>
+#include <linux/container_of.h>
 #include <linux/cred.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -70,14 +71,17 @@ static int client_back(const struct vrampool_backing *backing, struct vrampool_p
 		return -EDQUOT;
 	if (!vrampool_tenant_charge_vram(tenant, size, quota)) {
 		client->quota_refused = quota;
+		client->refused_vram = size;
 		client->hopeless = size > quota;
 		ret = -EDQUOT;
 		goto err_page;
 	}
 
 	ret = vrampool_bo_create(client->vdev, ppage->size, ttm_bo_type_device, &bo);
-	if (ret)
+	if (ret) {
+		client->refused_vram = size;
 		goto err_vram;
+	}
 	vrampool_bo_charge(bo, tenant);
 
 	/* Before the file may map it, so that every mapping is counted (vrampool_bo.c). */
@@ -165,6 +169,7 @@ int vrampool_client_open(struct drm_device *drm, struct drm_file *file)
 	client->backing.back = client_back;
 	client->backing.release = client_release;
 	client->backing.owner = file->client_id;
+	client->backing.cached = &client->cached_vram;
 	client->generation = 1;
 	client->persistent_mode = DRM_VRAMPOOL_PERSISTENT_ENABLED;
 	mutex_init(&client->lock);
@@ -288,6 +293,50 @@ void vrampool_client_cleanup(struct vrampool_client *client)
 	trace_vrampool_cleanup(client->file->client_id, before - vrampool_client_vram(client));
 }
 
+struct client_trim {
+	struct vrampool_trim trim;
+	struct vrampool_client *client;
+	u64 vram_goal;
+	u32 pages_goal;
+};
+
+static bool client_trim_done(struct vrampool_trim *trim)
+{
+	struct client_trim *t = container_of(trim, struct client_trim, trim);
+
+	return vrampool_client_vram(t->client) <= t->vram_goal &&
+	       t->client->pages <= t->pages_goal;
+}
+
+/**
+ * vrampool_client_trim() - give back a client's free pages until enough went
+ * @client: the client, locked
+ * @want_vram: the least charged VRAM to give back, in bytes
+ * @want_pages: the fewest pages to give back
+ *
+ * What an explicit cleanup would release, in its order (the persistent
+ * pool, then the pools of the layout, each in vrampool_pool_trim()'s
+ * order), stopping as soon as both wants are met or nothing free is left:
+ * a reclaim takes only what its request needs (DOC: reclaim). A page still
+ * mapped becomes an orphan and keeps its VRAM charged.
+ */
+void vrampool_client_trim(struct vrampool_client *client, u64 want_vram, u32 want_pages)
+{
+	struct client_trim t = {
+		.trim.done = client_trim_done,
+		.client = client,
+	};
+	u64 before;
+
+	lockdep_assert_held(&client->lock);
+	before = vrampool_client_vram(client);
+	t.vram_goal = before - min(before, want_vram);
+	t.pages_goal = client->pages - min(client->pages, want_pages);
+	vrampool_pool_trim(client->persistent, &t.trim);
+	vrampool_pool_set_trim(client->pool_set, &t.trim);
+	trace_vrampool_cleanup(client->file->client_id, before - vrampool_client_vram(client));
+}
+
 /**
  * vrampool_client_purgeable() - VRAM of a client's free cached pages
  * @client: the client, locked
@@ -298,8 +347,7 @@ void vrampool_client_cleanup(struct vrampool_client *client)
 u64 vrampool_client_purgeable(struct vrampool_client *client)
 {
 	lockdep_assert_held(&client->lock);
-	return vrampool_pool_free_vram(client->persistent) +
-	       vrampool_pool_set_free_vram(client->pool_set);
+	return client->cached_vram;
 }
 
 /**

@@ -123,10 +123,16 @@ struct vrampool_client {
 	 */
 	bool hopeless;
 	/**
-	 * @reclaim_walk: the last reclaim walk that visited it
-	 * (&vrampool_reclaim.id); under &vrampool_device.clients_lock
+	 * @cached_vram: VRAM of its pages without a live allocation, in all
+	 * its pools (&vrampool_backing.cached): what a reclaim may take;
+	 * written under @lock, read by reclaim walks without it (READ_ONCE())
 	 */
-	u64 reclaim_walk;
+	u64 cached_vram;
+	/**
+	 * @refused_vram: the VRAM of the last new page VRAM or the quota
+	 * refused in this ALLOC: what a reclaim must make room for
+	 */
+	u64 refused_vram;
 	/** @reclaimed_bytes: VRAM other clients' reclaim took from its free pages */
 	u64 reclaimed_bytes;
 	/** @reclaimed_pages: how many pages (and buffers) that was */

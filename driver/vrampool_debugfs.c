@@ -27,7 +27,7 @@
 /**
  * DOC: debugfs views
  *
- * ``/sys/kernel/debug/accel/<device>/`` holds two read-only views for
+ * ``/sys/kernel/debug/accel/<device>/`` holds three read-only views for
  * debugging, and no ABI:
  *
  * ``vram_mm``
@@ -38,6 +38,11 @@
  *	The page map of every client: for each pool its pages, and for each
  *	page its slices (``used offset+size``) and free ranges
  *	(``free offset+size``), in offset order.
+ *
+ * ``reclaim``
+ *	``walks N`` and ``work N``: the reclaim walks begun, and their steps
+ *	added up (&vrampool_device.reclaim_work, DOC: reclaim), from which
+ *	the tests read the cost of one walk.
  *
  * The test buffers ``test_bo`` and ``test_bo_size`` are in
  * vrampool_debugfs_test.c.
@@ -112,6 +117,15 @@ static int clients_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
+static int reclaim_show(struct seq_file *m, void *unused)
+{
+	struct vrampool_device *vdev = entry_vdev(m);
+
+	seq_printf(m, "walks %lld\nwork %lld\n", atomic64_read(&vdev->reclaim_walks),
+		   atomic64_read(&vdev->reclaim_work));
+	return 0;
+}
+
 /**
  * vrampool_debugfs_init() - create a device's debugfs files
  * @vdev: the device, its TTM set up
@@ -122,5 +136,6 @@ void vrampool_debugfs_init(struct vrampool_device *vdev)
 {
 	drm_debugfs_add_file(&vdev->drm, "vram_mm", vram_mm_show, vdev);
 	drm_debugfs_add_file(&vdev->drm, "clients", clients_show, vdev);
+	drm_debugfs_add_file(&vdev->drm, "reclaim", reclaim_show, vdev);
 	vrampool_debugfs_test_init(vdev);
 }

@@ -120,9 +120,26 @@ static int test_bo_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* One chunk between VRAM and @chunk, inside drm_dev_enter(): -ENODEV once unplugged. */
+static int test_bo_chunk(struct vrampool_test_bo *tb, void *chunk, size_t n, loff_t pos,
+			 bool to_vram)
+{
+	int idx;
+
+	if (!drm_dev_enter(&tb->vdev->drm, &idx))
+		return -ENODEV;
+	if (to_vram)
+		vrampool_bo_write(tb->bo, pos, chunk, n);
+	else
+		vrampool_bo_read(tb->bo, pos, chunk, n);
+	drm_dev_exit(idx);
+	return 0;
+}
+
 /*
  * Copies @len bytes at @pos between VRAM and @ubuf, in chunks, each through
- * the blocks of VRAM behind it.
+ * the blocks of VRAM behind it. The user copies are outside drm_dev_enter():
+ * an unbind never waits for userspace memory (DOC: unplug, vrampool_drv.c).
  */
 static ssize_t test_bo_copy(struct vrampool_test_bo *tb, char __user *ubuf,
 			    size_t len, loff_t pos, bool to_vram)
@@ -130,36 +147,27 @@ static ssize_t test_bo_copy(struct vrampool_test_bo *tb, char __user *ubuf,
 	size_t done = 0, n;
 	ssize_t ret = 0;
 	void *chunk;
-	int idx;
 
 	chunk = kmalloc(VRAMPOOL_TEST_BO_CHUNK, GFP_KERNEL);
 	if (!chunk)
 		return -ENOMEM;
 
-	if (!drm_dev_enter(&tb->vdev->drm, &idx)) {
-		kfree(chunk);
-		return -ENODEV;
-	}
-
 	while (done < len) {
 		n = min_t(size_t, len - done, VRAMPOOL_TEST_BO_CHUNK);
-		if (to_vram) {
-			if (copy_from_user(chunk, ubuf + done, n)) {
-				ret = -EFAULT;
-				break;
-			}
-			vrampool_bo_write(tb->bo, pos + done, chunk, n);
-		} else {
-			vrampool_bo_read(tb->bo, pos + done, chunk, n);
-			if (copy_to_user(ubuf + done, chunk, n)) {
-				ret = -EFAULT;
-				break;
-			}
+		if (to_vram && copy_from_user(chunk, ubuf + done, n)) {
+			ret = -EFAULT;
+			break;
+		}
+		ret = test_bo_chunk(tb, chunk, n, pos + done, to_vram);
+		if (ret)
+			break;
+		if (!to_vram && copy_to_user(ubuf + done, chunk, n)) {
+			ret = -EFAULT;
+			break;
 		}
 		done += n;
 	}
 
-	drm_dev_exit(idx);
 	kfree(chunk);
 	return done ? done : ret;
 }

@@ -109,8 +109,13 @@ struct vrampool_device {
 	u64 vram_quota;
 	/** @alloc_clock: counts ALLOCs, the clock of &vrampool_client.last_alloc */
 	atomic64_t alloc_clock;
-	/** @reclaim_walks: numbers the reclaim walks (&vrampool_reclaim.id) */
+	/** @reclaim_walks: reclaim walks begun (debugfs ``reclaim``) */
 	atomic64_t reclaim_walks;
+	/**
+	 * @reclaim_work: the steps of every reclaim walk: clients examined,
+	 * compared and visited (&vrampool_reclaim.work, debugfs ``reclaim``)
+	 */
+	atomic64_t reclaim_work;
 	/** @reclaimed_bytes: VRAM reclaim has taken from clients, in total */
 	atomic64_t reclaimed_bytes;
 	/** @reclaimed_pages: how many pages (and buffers) that was */

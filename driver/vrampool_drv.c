@@ -42,52 +42,26 @@ static const struct drm_ioctl_desc vrampool_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VRAMPOOL_FREE_BATCH, vrampool_free_batch_ioctl, 0),
 };
 
-/*
- * Every ioctl, argument copies included, runs inside drm_dev_enter(): on a
- * file whose device is unplugged (unbound) it fails with -ENODEV, and an
- * unplug waits for the ioctls already running, which may touch VRAM and
- * the device's state, before the device's resources go.
+/**
+ * DOC: unplug
+ *
+ * An unbound device is unplugged (drm_dev_unplug()): drm_ioctl() refuses
+ * every ioctl on it with -ENODEV, and CPU faults of its mappings get a
+ * dummy page. The clients' state lives until their files close (it is
+ * released with the DRM device, drmm_add_action()),
+ * so an ioctl that was running when the device went on keeps working on
+ * it; only the device's VRAM goes with the device, and every access to
+ * it is inside drm_dev_enter(), which an unplug waits for: clearing new
+ * VRAM (vrampool_ttm.c), CPU faults (ttm_bo_vm_fault()) and the debugfs
+ * test buffers (vrampool_debugfs_test.c). No copy from or to userspace is
+ * ever inside it: such a copy may wait forever on memory a userfaultfd or
+ * a FUSE server never delivers, and the unbind would wait with it.
  */
-static long vrampool_ioctl_enter(long (*ioctl)(struct file *, unsigned int, unsigned long),
-				 struct file *filp, unsigned int cmd, unsigned long arg)
-{
-	struct drm_file *file = filp->private_data;
-	long ret;
-	int idx;
 
-	if (!drm_dev_enter(file->minor->dev, &idx))
-		return -ENODEV;
-	ret = ioctl(filp, cmd, arg);
-	drm_dev_exit(idx);
-	return ret;
-}
-
-static long vrampool_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
-{
-	return vrampool_ioctl_enter(drm_ioctl, filp, cmd, arg);
-}
-
-#ifdef CONFIG_COMPAT
-static long vrampool_compat_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
-{
-	return vrampool_ioctl_enter(drm_compat_ioctl, filp, cmd, arg);
-}
-#else
-#define vrampool_compat_ioctl NULL
-#endif
-
-/* DRM_ACCEL_FOPS, but for the ioctls. */
+/* The accel defaults, and fdinfo (drm-usage-stats). */
 static const struct file_operations vrampool_fops = {
 	.owner = THIS_MODULE,
-	.open = accel_open,
-	.release = drm_release,
-	.unlocked_ioctl = vrampool_ioctl,
-	.compat_ioctl = vrampool_compat_ioctl,
-	.poll = drm_poll,
-	.read = drm_read,
-	.llseek = noop_llseek,
-	.mmap = drm_gem_mmap,
-	.fop_flags = FOP_UNSIGNED_OFFSET,
+	DRM_ACCEL_FOPS,
 	.show_fdinfo = drm_show_fdinfo,
 };
 

@@ -263,6 +263,22 @@ void vrampool_pool_free_run(struct vrampool_alloc *const *a, u32 count)
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free_run);
 
 /**
+ * vrampool_pool_trim() - give back free pages until a goal is met
+ * @pool: the pool, its client locked
+ * @trim: the goal, asked before each page is released
+ *
+ * Releases what an explicit cleanup would, page by page, the lowest index
+ * first (a sliced pool's: the oldest first), and stops as soon as
+ * &vrampool_trim.done says enough; leaves the periodic pass's clock and idle
+ * counts alone.
+ */
+void vrampool_pool_trim(struct vrampool_pool *pool, struct vrampool_trim *trim)
+{
+	pool->ops->trim(pool, trim);
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_trim);
+
+/**
  * vrampool_pool_free_vram() - VRAM of the pool's pages that hold no allocation
  * @pool: the pool, its client locked
  *
@@ -273,14 +289,7 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free_run);
  */
 u64 vrampool_pool_free_vram(const struct vrampool_pool *pool)
 {
-	const struct vrampool_pool_page *ppage;
-	u64 vram = 0;
-
-	list_for_each_entry(ppage, &pool->by_age, age_link) {
-		if (!ppage->live)
-			vram += ppage->vram;
-	}
-	return vram;
+	return pool->stats.free_vram;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free_vram);
 

@@ -116,5 +116,5 @@ int vrampool_pool_buffer_alloc(struct vrampool_pool *pool, u64 size, struct vram
 void vrampool_pool_buffer_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr)
 {
 	if (explicit)
-		vrampool_pool_page_release_free(pool);
+		vrampool_pool_page_release_free(pool, NULL);
 }

@@ -169,6 +169,7 @@ const struct vrampool_pool_ops vrampool_pool_direct_ops = {
 	.alloc = direct_alloc,
 	.free = vrampool_pool_page_put_back,
 	.cleanup = vrampool_pool_buffer_cleanup,
+	.trim = vrampool_pool_page_release_free,
 	.index_take = direct_index_take,
 	.index_put = direct_index_put,
 	.free_before = vrampool_pool_buffer_free_before,

@@ -194,6 +194,7 @@ const struct vrampool_pool_ops vrampool_pool_exclusive_ops = {
 	.alloc = exclusive_alloc,
 	.free = vrampool_pool_page_put_back,
 	.cleanup = exclusive_cleanup,
+	.trim = vrampool_pool_page_release_free,
 	.periodic_due = exclusive_periodic_due,
 	.free_before = exclusive_free_before,
 };

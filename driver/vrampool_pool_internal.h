@@ -79,6 +79,12 @@ struct vrampool_pool_ops {
 	 */
 	void (*cleanup)(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
 	/**
+	 * @trim: release free pages, single-allocation ones in index order,
+	 * sliced ones oldest first, until &vrampool_trim.done says enough
+	 * (vrampool_pool_trim())
+	 */
+	void (*trim)(struct vrampool_pool *pool, struct vrampool_trim *trim);
+	/**
 	 * @periodic_due: optional: the client's allocation count at which
 	 * the periodic pass (@cleanup, not explicit) may next have work, at
 	 * or before when it has; NULL: never

@@ -133,6 +133,7 @@ struct vrampool_pool_page *vrampool_pool_page_new(struct vrampool_pool *pool, u6
 	st->pages_peak = max(st->pages_peak, st->pages);
 	st->reserved += size;
 	st->vram += ppage->vram;
+	vrampool_pool_page_idle(ppage);
 	return ppage;
 
 err_release:
@@ -143,6 +144,40 @@ err_page_fini:
 err_free:
 	kfree(ppage);
 	return ERR_PTR(ret);
+}
+
+/* @ppage's VRAM is free cached now (no live allocation), or no longer. */
+static void page_cached_add(struct vrampool_pool_page *ppage, bool cached)
+{
+	struct vrampool_pool *pool = ppage->pool;
+	u64 *sum = pool->backing->cached;
+
+	if (cached)
+		pool->stats.free_vram += ppage->vram;
+	else
+		pool->stats.free_vram -= ppage->vram;
+	if (sum)
+		WRITE_ONCE(*sum, cached ? *sum + ppage->vram : *sum - ppage->vram);
+}
+
+/**
+ * vrampool_pool_page_idle() - a page's last live allocation went
+ * @ppage: the page, its live count just dropped to 0
+ *
+ * Its VRAM is free cached: what a cleanup or a reclaim may give back.
+ */
+void vrampool_pool_page_idle(struct vrampool_pool_page *ppage)
+{
+	page_cached_add(ppage, true);
+}
+
+/**
+ * vrampool_pool_page_busy() - a free page took a live allocation
+ * @ppage: the page, its live count just rose from 0
+ */
+void vrampool_pool_page_busy(struct vrampool_pool_page *ppage)
+{
+	page_cached_add(ppage, false);
 }
 
 static struct vrampool_pool_page *tree_page_of(struct rb_node *node)
@@ -253,6 +288,8 @@ void vrampool_pool_page_release(struct vrampool_pool_page *ppage)
 	if (pool->ops->page_fini)
 		pool->ops->page_fini(ppage);
 
+	if (!ppage->live)
+		vrampool_pool_page_busy(ppage);
 	st->pages--;
 	st->reserved -= ppage->size;
 	st->vram -= ppage->vram;
@@ -275,6 +312,7 @@ void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_a
 	fit_tree_remove(ppage);
 	ppage->alloc = a;
 	ppage->live = 1;
+	vrampool_pool_page_busy(ppage);
 	a->ppage = ppage;
 	a->slice.offset = 0;
 }
@@ -293,6 +331,7 @@ void vrampool_pool_page_put_back(struct vrampool_alloc *a)
 
 	ppage->alloc = NULL;
 	ppage->live = 0;
+	vrampool_pool_page_idle(ppage);
 	ppage->fit = ppage->size;
 	vrampool_pool_page_tree_add(ppage);
 	if (!ppage->free_marked) {
@@ -318,18 +357,22 @@ bool vrampool_pool_page_unmark_busy(struct vrampool_pool_page *ppage)
 }
 
 /**
- * vrampool_pool_page_release_free() - release every free single-allocation page
+ * vrampool_pool_page_release_free() - release free single-allocation pages
  * @pool: the pool
+ * @trim: NULL to release every free page, else release until
+ *	  &vrampool_trim.done says enough (vrampool_pool_trim())
  *
  * In index order: a direct pool's slot order, the order its released slots
  * go on &vrampool_pool_direct.vacant in.
  */
-void vrampool_pool_page_release_free(struct vrampool_pool *pool)
+void vrampool_pool_page_release_free(struct vrampool_pool *pool, struct vrampool_trim *trim)
 {
 	struct vrampool_pool_page *ppage;
 	unsigned long index;
 
 	xa_for_each_marked(&pool->pages, index, ppage, VRAMPOOL_PAGE_FREE) {
+		if (trim && trim->done(trim))
+			break;
 		if (!vrampool_pool_page_unmark_busy(ppage))
 			vrampool_pool_page_release(ppage);
 		cond_resched();

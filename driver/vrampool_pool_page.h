@@ -48,6 +48,8 @@ vrampool_pool_page_next_free(struct vrampool_pool_page *ppage)
 
 struct vrampool_pool_page *vrampool_pool_page_new(struct vrampool_pool *pool, u64 size);
 void vrampool_pool_page_release(struct vrampool_pool_page *ppage);
+void vrampool_pool_page_idle(struct vrampool_pool_page *ppage);
+void vrampool_pool_page_busy(struct vrampool_pool_page *ppage);
 u64 vrampool_pool_page_release_all(struct vrampool_pool *pool);
 
 /* The fit tree (&vrampool_pool.fit_tree). */
@@ -59,6 +61,6 @@ struct vrampool_pool_page *vrampool_pool_page_first_fit(struct vrampool_pool *po
 void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_alloc *a);
 void vrampool_pool_page_put_back(struct vrampool_alloc *a);
 bool vrampool_pool_page_unmark_busy(struct vrampool_pool_page *ppage);
-void vrampool_pool_page_release_free(struct vrampool_pool *pool);
+void vrampool_pool_page_release_free(struct vrampool_pool *pool, struct vrampool_trim *trim);
 
 #endif /* _VRAMPOOL_POOL_PAGE_H_ */

@@ -81,6 +81,7 @@ const struct vrampool_pool_ops vrampool_pool_persistent_ops = {
 	.alloc = vrampool_pool_buffer_alloc,
 	.free = vrampool_pool_page_put_back,
 	.cleanup = vrampool_pool_buffer_cleanup,
+	.trim = vrampool_pool_page_release_free,
 	.page_init = persistent_page_init,
 	.page_fini = persistent_page_fini,
 	.free_before = vrampool_pool_buffer_free_before,

@@ -135,6 +135,21 @@ u64 vrampool_pool_set_vram(const struct vrampool_pool_set *set)
 }
 
 /**
+ * vrampool_pool_set_trim() - give back free pages of a set until a goal is met
+ * @set: the pool set, its client locked
+ * @trim: the goal (vrampool_pool_trim())
+ *
+ * The pools in their order, each until @trim says enough.
+ */
+void vrampool_pool_set_trim(struct vrampool_pool_set *set, struct vrampool_trim *trim)
+{
+	u32 i;
+
+	for (i = 0; i < set->count && !trim->done(trim); i++)
+		vrampool_pool_trim(set->pools[i], trim);
+}
+
+/**
  * vrampool_pool_set_free_vram() - VRAM of a set's pages that hold no allocation
  * @set: the pool set, its client locked
  *

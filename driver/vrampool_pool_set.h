@@ -12,6 +12,7 @@
 struct drm_vrampool_pool_entry;
 struct vrampool_backing;
 struct vrampool_pool;
+struct vrampool_trim;
 
 /**
  * struct vrampool_pool_set - a client's dynamic pools, in routing order
@@ -37,6 +38,7 @@ vrampool_pool_set_create(const struct drm_vrampool_pool_entry *pools, u32 count,
 			 u64 alignment, const struct vrampool_backing *backing);
 u64 vrampool_pool_set_destroy(struct vrampool_pool_set *set);
 void vrampool_pool_set_cleanup(struct vrampool_pool_set *set, bool explicit, u64 alloc_nr);
+void vrampool_pool_set_trim(struct vrampool_pool_set *set, struct vrampool_trim *trim);
 u64 vrampool_pool_set_allocations(const struct vrampool_pool_set *set, u64 *bytes);
 u64 vrampool_pool_set_vram(const struct vrampool_pool_set *set);
 u64 vrampool_pool_set_free_vram(const struct vrampool_pool_set *set);

@@ -92,7 +92,8 @@ static bool sliced_insert(struct vrampool_pool_page *ppage, u64 eff, struct vram
 		return false;
 
 	a->ppage = ppage;
-	ppage->live++;
+	if (!ppage->live++)
+		vrampool_pool_page_busy(ppage);
 	vrampool_pool_page_fit_set(ppage, sliced_largest_hole(ppage));
 	return true;
 }
@@ -152,6 +153,8 @@ static u32 sliced_alloc_run(const struct vrampool_alloc *prev, u64 size,
 	}
 	if (!i)
 		return 0;
+	if (!ppage->live)
+		vrampool_pool_page_busy(ppage);
 	ppage->live += i;
 	vrampool_pool_page_fit_set(ppage, sliced_largest_hole(ppage));
 	return i;
@@ -160,7 +163,8 @@ static u32 sliced_alloc_run(const struct vrampool_alloc *prev, u64 size,
 static void sliced_free(struct vrampool_alloc *a)
 {
 	vrampool_slices_remove(&a->ppage->slices, &a->slice);
-	a->ppage->live--;
+	if (!--a->ppage->live)
+		vrampool_pool_page_idle(a->ppage);
 	vrampool_pool_page_fit_set(a->ppage, sliced_largest_hole(a->ppage));
 }
 
@@ -173,6 +177,8 @@ static void sliced_free_run(struct vrampool_alloc *const *a, u32 count)
 	for (i = count; i-- > 0;)
 		vrampool_slices_remove(&ppage->slices, &a[i]->slice);
 	ppage->live -= count;
+	if (!ppage->live)
+		vrampool_pool_page_idle(ppage);
 	vrampool_pool_page_fit_set(ppage, sliced_largest_hole(ppage));
 }
 
@@ -182,19 +188,25 @@ static bool sliced_before(const struct vrampool_pool_page *a, const struct vramp
 	return a->order < b->order;
 }
 
-/* Sliced pools keep their pages until an explicit cleanup. */
-static void sliced_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr)
+/* Wholly free pages, oldest first, until @trim says enough (all if NULL). */
+static void sliced_trim(struct vrampool_pool *pool, struct vrampool_trim *trim)
 {
 	struct vrampool_pool_page *ppage, *next;
 
-	if (!explicit)
-		return;
-
 	list_for_each_entry_safe(ppage, next, &pool->by_age, age_link) {
+		if (trim && trim->done(trim))
+			break;
 		if (!ppage->live)
 			vrampool_pool_page_release(ppage);
 		cond_resched();
 	}
+}
+
+/* Sliced pools keep their pages until an explicit cleanup. */
+static void sliced_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr)
+{
+	if (explicit)
+		sliced_trim(pool, NULL);
 }
 
 static u64 sliced_capacity(const struct vrampool_pool *pool)
@@ -217,6 +229,7 @@ const struct vrampool_pool_ops vrampool_pool_sliced_ops = {
 	.free = sliced_free,
 	.free_run = sliced_free_run,
 	.cleanup = sliced_cleanup,
+	.trim = sliced_trim,
 	.capacity = sliced_capacity,
 	.page_init = sliced_page_init,
 	.free_before = sliced_before,

@@ -39,6 +39,24 @@ struct vrampool_backing {
 	void (*release)(const struct vrampool_backing *backing, struct vrampool_pool_page *ppage);
 	/** @owner: the owning client's drm-client-id, which tracepoints name */
 	u64 owner;
+	/**
+	 * @cached: optional: the owner's sum of &vrampool_pool_stats.free_vram
+	 * over all its pools, kept with them (WRITE_ONCE(), under the owner's
+	 * lock) for readers without it
+	 */
+	u64 *cached;
+};
+
+/**
+ * struct vrampool_trim - a cleanup that gives back only what is needed
+ *
+ * vrampool_pool_trim() releases free pages in the pool's release order,
+ * asking before each whether enough went back; the caller embeds it to
+ * keep its goal (DOC: reclaim, in vrampool_reclaim.c).
+ */
+struct vrampool_trim {
+	/** @done: whether enough was given back: then nothing more is released */
+	bool (*done)(struct vrampool_trim *trim);
 };
 
 /**
@@ -154,6 +172,8 @@ struct vrampool_pool_stats {
 	u64 largest_alloc;
 	/** @vram: bytes of VRAM the pages hold (CPU-page granular) */
 	u64 vram;
+	/** @free_vram: of @vram, what the pages without a live allocation hold */
+	u64 free_vram;
 };
 
 /**

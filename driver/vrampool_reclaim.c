@@ -6,9 +6,14 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/cleanup.h>
 #include <linux/list.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
 
 #include <drm/drm_file.h>
 
@@ -27,51 +32,73 @@
  * exclusive page, a free direct or persistent buffer stay with their
  * client until it cleans up, installs or closes. When VRAM cannot hold a
  * new page of a client, even after an explicit cleanup of its own pools,
- * ALLOC takes the free cached pages of the device's other clients: it runs
- * an explicit cleanup of one other client (vrampool_client_cleanup(),
- * which releases only pages without a live allocation, so no allocation,
- * its data or its mapping is touched) and tries again, until the request
- * fits or no other client has a free page left. A free page that is still
- * mapped becomes an orphan (charged to its client until the last munmap(),
- * see vrampool_bo.c): its cleanup gives no VRAM back, so a client whose
- * free pages are all mapped yields nothing and the walk goes on.
+ * ALLOC takes the free cached pages of the device's other clients, and only
+ * as many as it needs: it gives back pages of one other client
+ * (vrampool_client_trim(), which releases only pages without a live
+ * allocation, so no allocation, its data or its mapping is touched) until
+ * the new page would fit, and tries again; while it still does not fit,
+ * the same client gives more, and once it has nothing left, the next one,
+ * until the request fits or no other client has a free page left. The
+ * page must fit in the VRAM the device has free: the request takes the
+ * new page's VRAM less what is free, at least one page. A free page that
+ * is still mapped becomes an orphan (charged to its client until the last
+ * munmap(), see vrampool_bo.c): its release gives no VRAM back, so it does
+ * not count toward what the request takes.
  *
- * Order: oldest idle first. Every ALLOC stamps its client with the
- * device's ALLOC clock (&vrampool_client.last_alloc); the walk visits the
- * other clients by that stamp, ascending, ties (clients that never
- * allocated) by DRM client id. A client that has not allocated for the
- * longest time is the least likely to want its cache back soon. Idle
- * first is an order, not an exemption: a client that allocates all the
- * time comes last, but its free cached pages are taken like anyone's, or a
- * tenant could keep a cache nobody else may use by staying busy. Each
- * walk is numbered, and marks the clients it visits
- * (&vrampool_client.reclaim_walk): it visits each at most once, and at
- * most as many as were open when it began, so it ends even while clients
- * come and go.
+ * Within a client, pages go in the order of an explicit cleanup: the
+ * persistent pool, then the layout's pools in order; in each, free
+ * single-allocation pages by index (a direct pool's slot), sliced pages
+ * oldest first (vrampool_pool_trim()).
+ *
+ * Order of the clients: oldest idle first. Every ALLOC stamps its client
+ * with the device's ALLOC clock (&vrampool_client.last_alloc); the walk
+ * takes the other clients open when it begins, with their stamps, and
+ * visits them by stamp, ascending, ties (clients that never allocated) by
+ * DRM client id. A client that has not allocated for the longest time is
+ * the least likely to want its cache back soon. Idle first is an order,
+ * not an exemption: a client that allocates all the time comes last, but
+ * its free cached pages are taken like anyone's, or a tenant could keep a
+ * cache nobody else may use by staying busy. Clients that open during the
+ * walk are not visited: it ends even while clients come and go.
+ *
+ * Cost: the walk collects the n other clients once (O(n) under
+ * &vrampool_device.clients_lock) and sorts them outside it (O(n log n));
+ * each step then finds its victim in O(1). Its steps are counted in the
+ * device's &vrampool_device.reclaim_work (debugfs ``reclaim``), which the
+ * tests read to check that a walk over 500 clients costs no more than
+ * O(n log n) against one over 50.
  *
  * Hopeless requests: a page larger than the device's VRAM, or than the
  * quota, cannot be made whatever is given back; such an ALLOC fails at
  * once (OutOfMemory, QuotaExceeded), before any cleanup or reclaim, so a
- * request that can never fit costs no other client its cache.
+ * request that can never fit costs no other client its cache. Nor does one
+ * that all the other clients' caches together could not make room for:
+ * each client keeps the VRAM of its free cached pages in
+ * &vrampool_client.cached_vram (kept by the pools as pages become free or
+ * busy, &vrampool_backing.cached), the walk adds them up as it collects
+ * the clients, and when the page needs more than that beyond the free
+ * VRAM, the ALLOC fails with OutOfMemory before it takes anything.
  *
  * Locks: the ALLOC drops its own client lock for each step (its handle is
- * reserved, its allocation not yet placed: no other thread can see it),
- * then chooses its victim under &vrampool_device.clients_lock and takes a
- * reference to it (&vrampool_client.ref), drops the clients lock, and only
- * then waits for the victim's lock, killable (DOC: Locking): a victim in a
- * long ioctl delays this ALLOC alone, never an open() or close() of the
- * device, and no two client locks are ever held at once. A closing client
- * is unlinked from the list, then marked closed under its lock, before
+ * reserved, its allocation not yet placed: no other thread can see it).
+ * The walk holds a reference to each client it collected
+ * (&vrampool_client.ref), taken under the clients lock, and waits for a
+ * victim's lock without it, killable (DOC: Locking): a victim in a long
+ * ioctl delays this ALLOC alone, never an open() or close() of the device,
+ * and no two client locks are ever held at once. A closing client is
+ * unlinked from the list, then marked closed under its lock, before
  * postclose frees anything; the reference keeps the struct, and the mark
- * tells a walk that got there late that nothing is left to take.
- * Then the ALLOC retakes its own lock and routes the request again, from
- * scratch: an install by another thread of the same file may have
- * replaced the pools meanwhile.
+ * tells a walk that got there late that nothing is left to take. Then the
+ * ALLOC retakes its own lock and routes the request again, from scratch:
+ * an install by another thread of the same file may have replaced the
+ * pools meanwhile.
  *
  * Its user's limits: when a new page would take the user past its VRAM
  * quota or page limit (DOC: tenants, in vrampool_tenant.c) even after the
  * cleanup of the client's own pools, the same walk visits the other files
- * of the same user only, which hold the rest of what the limit counts.
+ * of the same user only, which hold the rest of what the limit counts, and
+ * takes what brings the user back under the limit: the quota's excess, or
+ * one page.
  *
  * Counters: each client's &vrampool_client.reclaimed_bytes (the drop of
  * its charged VRAM, vrampool_client_vram()) and
@@ -80,99 +107,140 @@
  * and sysfs; its user's &vrampool_tenant.reclaimed_bytes and
  * &vrampool_tenant.reclaimed_pages, what other users' reclaim took from all
  * its files, and the reclaiming user's &vrampool_tenant.reclaim_taken, what
- * its files took from other users'; the device's totals in &vrampool_device.reclaimed_bytes and
- * &vrampool_device.reclaimed_pages.
+ * its files took from other users'; the device's totals in
+ * &vrampool_device.reclaimed_bytes and &vrampool_device.reclaimed_pages.
  */
+
+/* Whether @other is a client @self may take from. */
+static bool may_visit(const struct vrampool_client *self, const struct vrampool_client *other,
+		      bool same_user)
+{
+	return other != self && (!same_user || other->tenant == self->tenant);
+}
+
+/* Idle order: the older stamp first, the lower DRM client id on a tie. */
+static int victim_cmp(const void *a, const void *b, const void *priv)
+{
+	const struct vrampool_reclaim_victim *va = a, *vb = b;
+	u64 *const *work = priv;
+
+	(**work)++;
+	if (va->stamp != vb->stamp)
+		return va->stamp < vb->stamp ? -1 : 1;
+	if (va->id != vb->id)
+		return va->id < vb->id ? -1 : 1;
+	return 0;
+}
+
+/* Takes a reference to each other client @walk may visit: at most ->count. */
+static void collect_victims(struct vrampool_reclaim *walk, bool same_user)
+{
+	struct vrampool_client *self = walk->self, *other;
+	struct vrampool_device *vdev = self->vdev;
+	u32 n = 0;
+
+	guard(mutex)(&vdev->clients_lock);
+	list_for_each_entry(other, &vdev->clients, link) {
+		walk->work++;
+		if (n == walk->count)
+			break;
+		if (!may_visit(self, other, same_user))
+			continue;
+		refcount_inc(&other->ref);
+		walk->cached += READ_ONCE(other->cached_vram);
+		walk->victims[n++] = (struct vrampool_reclaim_victim){
+			.client = other,
+			.stamp = READ_ONCE(other->last_alloc),
+			.id = other->file->client_id,
+		};
+	}
+	walk->count = n;
+}
 
 /**
  * vrampool_reclaim_start() - begin a walk for an ALLOC that VRAM cannot hold
  * @walk: the walk
- * @self: the allocating client
+ * @self: the allocating client, not locked
+ * @same_user: visit only the other files of @self's user
+ *
+ * Collects the other clients open now, each with a reference, and sorts
+ * them in idle order. The caller sets &vrampool_reclaim.want_vram and
+ * &vrampool_reclaim.want_pages before each vrampool_reclaim_next(), and
+ * ends the walk with vrampool_reclaim_end().
+ *
+ * Return: 0, or -ENOMEM (the walk is then empty, and still to be ended).
  */
-void vrampool_reclaim_start(struct vrampool_reclaim *walk, struct vrampool_client *self)
+int vrampool_reclaim_start(struct vrampool_reclaim *walk, struct vrampool_client *self,
+			   bool same_user)
 {
 	struct vrampool_device *vdev = self->vdev;
+	u32 count = atomic_read(&vdev->client_count);
+	u64 *work;
 
-	walk->self = self;
-	walk->id = atomic64_inc_return(&vdev->reclaim_walks);
-	walk->left = atomic_read(&vdev->client_count);
-	walk->same_user = false;
+	*walk = (struct vrampool_reclaim){ .self = self, .same_user = same_user };
+	atomic64_inc(&vdev->reclaim_walks);
+	if (count <= 1)
+		return 0;
+	walk->victims = kvmalloc_array(count, sizeof(*walk->victims), GFP_KERNEL_ACCOUNT);
+	if (!walk->victims)
+		return -ENOMEM;
+	walk->count = count;
+	collect_victims(walk, same_user);
+	work = &walk->work;
+	sort_r(walk->victims, walk->count, sizeof(*walk->victims), victim_cmp, NULL, &work);
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_reclaim_start);
 
-/* Whether @other is a client @walk may take from. */
-static bool walk_may_visit(const struct vrampool_reclaim *walk,
-			   const struct vrampool_client *other)
-{
-	if (other == walk->self || READ_ONCE(other->reclaim_walk) == walk->id)
-		return false;
-	return !walk->same_user || other->tenant == walk->self->tenant;
-}
-
 /**
- * vrampool_reclaim_next_idle() - the next client a reclaim walk visits
- * @walk: the walk; the device's clients lock is held
- *
- * The idlest client the walk has not visited, not the walk's own; a
- * client that allocated since the walk began comes after the idle ones,
- * but comes. It is marked visited. Static but for KUnit
- * (driver/tests/vrampool_reclaim_kunit.c).
- *
- * Return: the client, or NULL when every one has been visited (or the
- * walk has visited as many as there were clients when it began).
+ * vrampool_reclaim_end() - end a walk: drop its references
+ * @walk: the walk
  */
-VISIBLE_IF_KUNIT struct vrampool_client *vrampool_reclaim_next_idle(struct vrampool_reclaim *walk)
+void vrampool_reclaim_end(struct vrampool_reclaim *walk)
 {
 	struct vrampool_device *vdev = walk->self->vdev;
-	struct vrampool_client *other, *best = NULL;
-	u64 best_stamp = 0, best_id = 0, stamp, id;
+	u32 i;
 
-	lockdep_assert_held(&vdev->clients_lock);
-	if (!walk->left)
-		return NULL;
-	list_for_each_entry(other, &vdev->clients, link) {
-		if (!walk_may_visit(walk, other))
-			continue;
-		stamp = READ_ONCE(other->last_alloc);
-		id = other->file->client_id;
-		if (!best || stamp < best_stamp || (stamp == best_stamp && id < best_id)) {
-			best = other;
-			best_stamp = stamp;
-			best_id = id;
-		}
-	}
-	if (best) {
-		WRITE_ONCE(best->reclaim_walk, walk->id);
-		walk->left--;
-	}
-	return best;
+	for (i = walk->next; i < walk->count; i++)
+		vrampool_client_put(walk->victims[i].client);
+	kvfree(walk->victims);
+	walk->victims = NULL;
+	walk->count = 0;
+	atomic64_add(walk->work, &vdev->reclaim_work);
 }
-EXPORT_SYMBOL_IF_KUNIT(vrampool_reclaim_next_idle);
+EXPORT_SYMBOL_IF_KUNIT(vrampool_reclaim_end);
 
 /*
- * Gives back @other's free pages for @self; neither is locked, the walk
- * holds a reference to @other. Killable: *@err is -EINTR if it was killed
- * while it waited for @other's lock.
+ * Gives back what @walk wants of @other's free pages; neither client is
+ * locked, the walk holds a reference to @other. Killable: *@err is -EINTR
+ * if it was killed while it waited for @other's lock. Returns what it gave
+ * of what the walk counts: pages when it wants pages, else VRAM.
  */
-static u64 reclaim_client(struct vrampool_client *self, struct vrampool_client *other, int *err)
+static u64 reclaim_client(struct vrampool_reclaim *walk, struct vrampool_client *other, int *err)
 {
+	struct vrampool_client *self = walk->self;
 	struct vrampool_device *vdev = other->vdev;
-	u64 vram, pages;
+	u64 vram;
+	u32 pages;
 
 	if (mutex_lock_killable(&other->lock)) {
 		*err = -EINTR;
 		return 0;
 	}
-	if (other->closed || !vrampool_client_purgeable(other)) {
+	if (other->closed) {
 		mutex_unlock(&other->lock);
 		return 0;
 	}
 
 	vram = vrampool_client_vram(other);
 	pages = other->pages;
-	vrampool_client_cleanup(other);
+	vrampool_client_trim(other, walk->want_vram, walk->want_pages);
 	vram -= vrampool_client_vram(other);
 	pages -= other->pages;
+	if (!pages) {
+		mutex_unlock(&other->lock);
+		return 0;
+	}
 
 	other->reclaimed_bytes += vram;
 	other->reclaimed_pages += pages;
@@ -185,38 +253,38 @@ static u64 reclaim_client(struct vrampool_client *self, struct vrampool_client *
 	atomic64_add(vram, &vdev->reclaimed_bytes);
 	atomic64_add(pages, &vdev->reclaimed_pages);
 	trace_vrampool_reclaim(self->file->client_id, other->file->client_id, vram, pages);
-	return vram;
+	return walk->want_pages ? pages : vram;
 }
 
 /**
- * vrampool_reclaim_next() - take the free pages of the next idlest client
+ * vrampool_reclaim_next() - take what the walk wants from the next client
  * @walk: the walk; its client is not locked
  * @err: set to 0, or to -EINTR when the task was killed meanwhile
  *
- * Skips clients with no free cached page. The device's clients lock is
- * held only to choose each client, never while waiting for its lock.
+ * The client visited last gives again while it gives anything; one that
+ * gives nothing is left behind for the next in idle order. The device's
+ * clients lock is not held.
  *
- * Return: the bytes of VRAM given back, 0 when no client is left to visit
- * (or on -EINTR).
+ * Return: what was given back (pages when &vrampool_reclaim.want_pages is
+ * set, else bytes of VRAM), 0 when no client is left to visit (or on
+ * -EINTR).
  */
 u64 vrampool_reclaim_next(struct vrampool_reclaim *walk, int *err)
 {
-	struct vrampool_device *vdev = walk->self->vdev;
 	struct vrampool_client *other;
 	u64 freed;
 
 	*err = 0;
-	for (;;) {
-		scoped_guard(mutex, &vdev->clients_lock) {
-			other = vrampool_reclaim_next_idle(walk);
-			if (other)
-				refcount_inc(&other->ref);
-		}
-		if (!other)
-			return 0;
-		freed = reclaim_client(walk->self, other, err);
-		vrampool_client_put(other);
+	while (walk->next < walk->count) {
+		other = walk->victims[walk->next].client;
+		walk->work++;
+		freed = reclaim_client(walk, other, err);
 		if (freed || *err)
 			return freed;
+		vrampool_client_put(other);
+		walk->victims[walk->next++].client = NULL;
+		cond_resched();
 	}
+	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vrampool_reclaim_next);

@@ -11,30 +11,54 @@
 struct vrampool_client;
 
 /**
+ * struct vrampool_reclaim_victim - a client a reclaim walk may take from
+ */
+struct vrampool_reclaim_victim {
+	/** @client: the client, a reference held; NULL once visited */
+	struct vrampool_client *client;
+	/** @stamp: its &vrampool_client.last_alloc when the walk began */
+	u64 stamp;
+	/** @id: its DRM client id, the tie-break */
+	u64 id;
+};
+
+/**
  * struct vrampool_reclaim - one ALLOC's walk over the other clients
  *
- * Visits them in idle order, the key (&vrampool_client.last_alloc, DRM
- * client id) ascending, each at most once; see DOC: reclaim in
- * vrampool_reclaim.c.
+ * The clients open when it began, in idle order, the key
+ * (&vrampool_client.last_alloc, DRM client id) ascending, each visited
+ * until it has nothing more to give; see DOC: reclaim in vrampool_reclaim.c.
  */
 struct vrampool_reclaim {
 	/** @self: the client that needs VRAM, never reclaimed from */
 	struct vrampool_client *self;
-	/** @id: the walk's number, unique on its device, marks the visited clients */
-	u64 id;
-	/** @left: how many more clients it may visit: the clients open when it began */
-	u32 left;
+	/** @victims: the others, sorted, @count of them */
+	struct vrampool_reclaim_victim *victims;
+	/** @count: how many @victims */
+	u32 count;
+	/** @next: the index in @victims of the client visited next */
+	u32 next;
+	/** @work: clients examined, comparisons and visits so far */
+	u64 work;
+	/**
+	 * @cached: the free cached VRAM of @victims when they were collected
+	 * (&vrampool_client.cached_vram): the most the walk could take
+	 */
+	u64 cached;
+	/** @want_vram: the charged VRAM the next visit must give back */
+	u64 want_vram;
+	/** @want_pages: the pages the next visit must give back */
+	u32 want_pages;
 	/**
 	 * @same_user: visit only the other files of @self's user, for a
-	 * request its user's limits refuse (false from vrampool_reclaim_start())
+	 * request its user's limits refuse
 	 */
 	bool same_user;
 };
 
-void vrampool_reclaim_start(struct vrampool_reclaim *walk, struct vrampool_client *self);
+int vrampool_reclaim_start(struct vrampool_reclaim *walk, struct vrampool_client *self,
+			   bool same_user);
 u64 vrampool_reclaim_next(struct vrampool_reclaim *walk, int *err);
-#if IS_ENABLED(CONFIG_KUNIT)
-struct vrampool_client *vrampool_reclaim_next_idle(struct vrampool_reclaim *walk);
-#endif
+void vrampool_reclaim_end(struct vrampool_reclaim *walk);
 
 #endif /* _VRAMPOOL_RECLAIM_H_ */

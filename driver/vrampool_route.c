@@ -23,6 +23,7 @@
 #include "vrampool_reclaim.h"
 #include "vrampool_route.h"
 #include "vrampool_tenant.h"
+#include "vrampool_vram_mgr.h"
 
 static struct vrampool_pool *pool_of_index(struct vrampool_client *client, u32 index)
 {
@@ -199,26 +200,53 @@ static int quota_error(struct vrampool_client *client, struct drm_vrampool_alloc
 }
 
 /*
- * The request cannot be served even after the client's own cleanup: takes
- * the free pages of other clients (of its own user's other files only,
- * when the user's limits refused it, @same_user), the idlest first, and
- * routes again after each, while the refusal stays the same. The client
- * lock is dropped for each step and retaken (without interruption: the
- * caller holds it on return, whatever happens).
+ * What the next step of @walk must give back for the page @refused (-ENOSPC:
+ * VRAM; -EDQUOT: the user's limits) refused: the page's VRAM less what the
+ * device has free, the user's excess over the quota, or one page; at least
+ * a byte, so that each step gives back a page at least.
  */
-static int route_reclaiming(struct vrampool_client *client, struct drm_vrampool_alloc *args,
-			    struct vrampool_alloc *a, bool same_user)
+static void reclaim_want(struct vrampool_client *client, int refused,
+			 struct vrampool_reclaim *walk)
 {
-	int refused = same_user ? -EDQUOT : -ENOSPC;
-	struct vrampool_reclaim walk;
+	struct vrampool_device *vdev = client->vdev;
+	struct vrampool_tenant *tenant = client->tenant;
+	u64 size = client->refused_vram, have, limit;
+	u32 pages, max_pages;
+
+	walk->want_vram = 0;
+	walk->want_pages = 0;
+	if (refused == -ENOSPC) {
+		limit = vdev->props.vram_size;
+		have = limit - min(limit, vrampool_vram_mgr_in_use(&vdev->vram_mgr));
+	} else if (client->quota_refused) {
+		limit = client->quota_refused;
+		have = limit - min(limit, vrampool_tenant_vram(tenant));
+	} else {
+		pages = atomic_read(&tenant->pages);
+		max_pages = vrampool_modparam.max_pages;
+		walk->want_pages = pages >= max_pages ? pages - max_pages + 1 : 1;
+		return;
+	}
+	walk->want_vram = max_t(u64, size - min(size, have), 1);
+}
+
+/*
+ * The steps of @walk, the client locked on entry and on return: after
+ * each, routes the request again, while the refusal stays @refused.
+ */
+static int reclaim_walk(struct vrampool_client *client, struct drm_vrampool_alloc *args,
+			struct vrampool_alloc *a, struct vrampool_reclaim *walk, int refused)
+{
 	int ret = refused, err;
 	u64 freed;
 
-	vrampool_reclaim_start(&walk, client);
-	walk.same_user = same_user;
+	/* What all the others' caches hold cannot make room: spare them. */
+	reclaim_want(client, refused, walk);
+	if (refused == -ENOSPC && walk->want_vram > walk->cached)
+		return refused;
 	do {
 		mutex_unlock(&client->lock);
-		freed = vrampool_reclaim_next(&walk, &err);
+		freed = vrampool_reclaim_next(walk, &err);
 		mutex_lock(&client->lock);
 		if (err) {
 			ret = err;	/* killed: no error code, nothing placed */
@@ -228,7 +256,32 @@ static int route_reclaiming(struct vrampool_client *client, struct drm_vrampool_
 			break;
 		client->quota_refused = 0;
 		ret = route(client, args->size, args->flags, a, &args->error);
+		reclaim_want(client, refused, walk);
 	} while (ret == refused && !args->error.code);
+	return ret;
+}
+
+/*
+ * The request cannot be served even after the client's own cleanup: takes
+ * the free pages of other clients (of its own user's other files only,
+ * when the user's limits refused it, @same_user), the idlest first, only
+ * what the refused page needs, and routes again after each step, while the
+ * refusal stays the same; none when all their caches could not make room.
+ * The client lock is dropped for each step and retaken (without
+ * interruption: the caller holds it on return, whatever happens).
+ */
+static int route_reclaiming(struct vrampool_client *client, struct drm_vrampool_alloc *args,
+			    struct vrampool_alloc *a, bool same_user)
+{
+	struct vrampool_reclaim walk;
+	int ret;
+
+	mutex_unlock(&client->lock);
+	ret = vrampool_reclaim_start(&walk, client, same_user);
+	mutex_lock(&client->lock);
+	if (!ret)
+		ret = reclaim_walk(client, args, a, &walk, same_user ? -EDQUOT : -ENOSPC);
+	vrampool_reclaim_end(&walk);
 	return ret;
 }
 
@@ -237,6 +290,7 @@ static void alloc_begin(struct vrampool_client *client, u32 n)
 {
 	client->alloc_nr += n;
 	client->quota_refused = 0;
+	client->refused_vram = 0;
 	client->hopeless = false;
 	WRITE_ONCE(client->last_alloc, atomic64_add_return(n, &client->vdev->alloc_clock));
 }

@@ -161,11 +161,14 @@ static int page_new(struct fzm_client *c, uint32_t pool, uint64_t size, struct f
 		return PAGE_LIMIT;
 	if (d->quota && (u->vram + vram < u->vram || u->vram + vram > d->quota)) {
 		c->quota_refused = d->quota;
+		c->refused_vram = vram;
 		c->hopeless = vram > d->quota;
 		return PAGE_LIMIT;
 	}
-	if (vram > d->vram_size - d->in_use)
+	if (vram > d->vram_size - d->in_use) {
+		c->refused_vram = vram;
 		return FULL_VRAM;
+	}
 	c->pages = grow(c->pages, &c->pages_cap, c->npages + 1, sizeof(*c->pages));
 	pg = &c->pages[c->npages++];
 	memset(pg, 0, sizeof(*pg));
@@ -655,42 +658,125 @@ static uint64_t purgeable(const struct fzm_client *c)
 	return v;
 }
 
+/* What a trim must give back, and what it gave: charged VRAM and pages. */
+struct trim_goal {
+	uint64_t vram_goal, pages_goal;
+};
+
+static bool trim_done(const struct fzm_client *o, const struct trim_goal *g)
+{
+	return fzm_client_vram(o) <= g->vram_goal && o->npages <= g->pages_goal;
+}
+
+/* Free pages of @pool, by index (or oldest first), until @g is met. */
+static void trim_pool(struct fzm_client *o, uint32_t pool, bool by_index,
+		      const struct trim_goal *g)
+{
+	struct fzm_page *pg;
+
+	while (!trim_done(o, g) && (pg = first_page(o, pool, page_free, by_index)))
+		page_release(o, pg);
+}
+
+/*
+ * The kernel's vrampool_client_trim(): an explicit cleanup's pages, single-
+ * allocation ones by index, sliced ones oldest first, the persistent pool
+ * first, until @want_vram and @want_pages went back.
+ */
+static void trim(struct fzm_client *o, uint64_t want_vram, uint64_t want_pages)
+{
+	uint64_t vram = fzm_client_vram(o);
+	struct trim_goal g = {
+		.vram_goal = vram - (want_vram < vram ? want_vram : vram),
+		.pages_goal = o->npages - (want_pages < o->npages ? want_pages : o->npages),
+	};
+	uint32_t i;
+
+	trim_pool(o, DRM_VRAMPOOL_PERSISTENT_POOL, true, &g);
+	for (i = 0; i < o->npools && !trim_done(o, &g); i++)
+		trim_pool(o, i, o->pools[i].cfg.type != DRM_VRAMPOOL_POOL_SLICED, &g);
+}
+
+/* What the next step must give back (the kernel's reclaim_want()). */
+static void reclaim_want(const struct fzm_client *c, int refused, uint64_t *want_vram,
+			 uint64_t *want_pages)
+{
+	const struct fzm_dev *d = c->dev;
+	const struct fzm_user *u = &d->users[c->user];
+	uint64_t size = c->refused_vram, have;
+
+	*want_vram = 0;
+	*want_pages = 0;
+	if (refused == FULL_VRAM) {
+		have = d->vram_size - (d->in_use < d->vram_size ? d->in_use : d->vram_size);
+	} else if (c->quota_refused) {
+		have = c->quota_refused - (u->vram < c->quota_refused ? u->vram : c->quota_refused);
+	} else {
+		*want_pages = u->pages >= d->max_pages ? u->pages - d->max_pages + 1 : 1;
+		return;
+	}
+	*want_vram = size - (size < have ? size : have);
+	if (!*want_vram)
+		*want_vram = 1;
+}
+
 /*
  * Other clients' free pages (of the user's other clients only, when its
- * limits refused: @same_user), the oldest ALLOC stamp first, until the
- * request fits or is refused otherwise.
+ * limits refused: @same_user), the oldest ALLOC stamp first, each giving
+ * only what the refused page needs, again while it gives, until the
+ * request fits or is refused otherwise; none when VRAM refused a page that
+ * all their free pages could not make room for.
  */
 static int route_reclaiming(struct fzm_client *c, struct fzm_client *const *others, int n,
 			    uint64_t size, uint32_t flags, struct fzm_answer *ans, bool same_user)
 {
 	bool *visited = calloc((size_t)n + 1, sizeof(bool));
 	int refused = same_user ? PAGE_LIMIT : FULL_VRAM;
-	int ret = refused, i, best;
+	int ret = refused, i, best = -1;
 
 	if (!visited)
 		exit(1);
-	for (;;) {
-		uint64_t freed = 0;
+	if (!same_user) {
+		uint64_t cached = 0, want_vram, want_pages;
 
-		best = -1;
-		for (i = 0; i < n; i++) {
-			const struct fzm_client *o = others[i];
-
-			if (o == c || !o->open || o->dev != c->dev || visited[i] ||
-			    (same_user && o->user != c->user))
-				continue;
-			if (best < 0 || o->stamp < others[best]->stamp ||
-			    (o->stamp == others[best]->stamp && o->id < others[best]->id))
-				best = i;
+		/* More than all the others' caches: nobody's is touched. */
+		for (i = 0; i < n; i++)
+			if (others[i] != c && others[i]->open && others[i]->dev == c->dev)
+				cached += purgeable(others[i]);
+		reclaim_want(c, refused, &want_vram, &want_pages);
+		if (want_vram > cached) {
+			free(visited);
+			return ret;
 		}
-		if (best < 0)
-			break;
-		visited[best] = true;
-		if (!purgeable(others[best]))
+	}
+	for (;;) {
+		uint64_t want_vram, want_pages, vram, pages, got;
+
+		if (best < 0) {
+			for (i = 0; i < n; i++) {
+				const struct fzm_client *o = others[i];
+
+				if (o == c || !o->open || o->dev != c->dev || visited[i] ||
+				    (same_user && o->user != c->user))
+					continue;
+				if (best < 0 || o->stamp < others[best]->stamp ||
+				    (o->stamp == others[best]->stamp && o->id < others[best]->id))
+					best = i;
+			}
+			if (best < 0)
+				break;
+			visited[best] = true;
+		}
+		reclaim_want(c, refused, &want_vram, &want_pages);
+		vram = fzm_client_vram(others[best]);
+		pages = others[best]->npages;
+		trim(others[best], want_vram, want_pages);
+		got = want_pages ? pages - others[best]->npages
+				 : vram - fzm_client_vram(others[best]);
+		if (!got) {
+			best = -1;	/* nothing more: the next client */
 			continue;
-		freed = cleanup(others[best]);
-		if (!freed)
-			continue;
+		}
 		c->quota_refused = 0;
 		ret = route(c, size, flags, ans);
 		if (ret != refused || ans->code)
@@ -710,6 +796,7 @@ void fzm_alloc(struct fzm_client *c, struct fzm_client *const *others, int nothe
 	c->alloc_nr++;
 	c->stamp = ++c->dev->clock;
 	c->quota_refused = 0;
+	c->refused_vram = 0;
 	c->hopeless = false;
 	periodic(c);
 	ret = route(c, size, flags, ans);

@@ -84,6 +84,7 @@ struct fzm_client {
 	uint32_t mode;
 	uint64_t alloc_nr, stamp, id;
 	uint64_t quota_refused;		/* a new page passed the quota: the quota */
+	uint64_t refused_vram;		/* the VRAM of the page VRAM or the quota refused */
 	bool hopeless;			/* its page is larger than VRAM or the quota */
 	uint32_t npools;
 	struct fzm_pool pools[DRM_VRAMPOOL_MAX_DYNAMIC_POOLS];

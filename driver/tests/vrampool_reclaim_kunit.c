@@ -3,8 +3,9 @@
  * KUnit tests of the order a reclaim across clients visits the other
  * clients in (vrampool_reclaim.c, DOC: reclaim): the idlest first (the
  * oldest last ALLOC), the lower DRM client id on a tie, never the walk's
- * own client, one that allocated after the walk began last but not never,
- * each at most once, and no more visits than clients when it began.
+ * own client, one that allocated after the walk began last but not never;
+ * the clients open when it began, in the order of their stamps then, with a
+ * reference each until the walk ends; its work counted.
  *
  * The clients are bare structs on a fake device's list: the order is
  * decided from their stamps and ids alone, without a device or VRAM.
@@ -13,17 +14,20 @@
  */
 
 #include <kunit/test.h>
+#include <linux/log2.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 
 #include <drm/drm_file.h>
 
 #include "vrampool_client_types.h"
 #include "vrampool_device_types.h"
 #include "vrampool_reclaim.h"
+#include "vrampool_tenant.h"
 
 struct fake_clients {
 	struct vrampool_device *vdev;
-	struct vrampool_client *c[8];
+	struct vrampool_client *c[32];
 	unsigned int n;
 };
 
@@ -52,26 +56,29 @@ static struct vrampool_client *add_client(struct kunit *test, struct fake_client
 	c->file->client_id = id;
 	c->vdev = f->vdev;
 	c->last_alloc = stamp;
+	refcount_set(&c->ref, 1);
 	list_add_tail(&c->link, &f->vdev->clients);
 	atomic_inc(&f->vdev->client_count);
 	f->c[f->n++] = c;
 	return c;
 }
 
-static struct vrampool_client *next(struct vrampool_reclaim *walk)
+/* The clients @walk visits, in order, are @want[0..n). */
+static void expect_order(struct kunit *test, const struct vrampool_reclaim *walk,
+			 struct vrampool_client *const *want, u32 n)
 {
-	struct vrampool_client *c;
+	u32 i;
 
-	mutex_lock(&walk->self->vdev->clients_lock);
-	c = vrampool_reclaim_next_idle(walk);
-	mutex_unlock(&walk->self->vdev->clients_lock);
-	return c;
+	KUNIT_ASSERT_EQ(test, walk->count, n);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_PTR_EQ_MSG(test, walk->victims[i].client, want[i], "victim %u", i);
 }
 
 /*
  * Idlest first, the lower id on a tie, whatever the list order; not the
  * walk's own client; one that allocated after the walk began comes last,
- * but comes: idle first is an order, not an exemption.
+ * but comes: idle first is an order, not an exemption. Each holds a
+ * reference until the walk ends.
  */
 static void idlest_first(struct kunit *test)
 {
@@ -86,25 +93,25 @@ static void idlest_first(struct kunit *test)
 	c = add_client(test, f, 9, 50);		/* ties with a: the lower id first */
 	never = add_client(test, f, 14, 0);	/* never allocated: idlest of all */
 
-	vrampool_reclaim_start(&walk, self);
-	KUNIT_EXPECT_PTR_EQ(test, next(&walk), never);
-	KUNIT_EXPECT_PTR_EQ(test, next(&walk), b);
-	KUNIT_EXPECT_PTR_EQ(test, next(&walk), c);
-	KUNIT_EXPECT_PTR_EQ(test, next(&walk), a);
-	KUNIT_EXPECT_PTR_EQ(test, next(&walk), late);
-	KUNIT_EXPECT_NULL(test, next(&walk));
-	KUNIT_EXPECT_NULL(test, next(&walk));
+	KUNIT_ASSERT_EQ(test, 0, vrampool_reclaim_start(&walk, self, false));
+	expect_order(test, &walk, (struct vrampool_client *[]){ never, b, c, a, late }, 5);
+	KUNIT_EXPECT_EQ(test, 2u, refcount_read(&a->ref));
+	KUNIT_EXPECT_EQ(test, 1u, refcount_read(&self->ref));
+	vrampool_reclaim_end(&walk);
+	KUNIT_EXPECT_EQ(test, 1u, refcount_read(&a->ref));
+	KUNIT_EXPECT_EQ(test, 1u, refcount_read(&never->ref));
+	KUNIT_EXPECT_EQ(test, 1, atomic64_read(&f->vdev->reclaim_walks));
 }
 
 /*
- * Each client at most once: one that allocates during the walk after its
- * visit is not visited again; one that allocates before its turn still
- * has it, after the idler ones. A new walk visits everyone again.
+ * The order is the stamps' when the walk began: a client that allocates
+ * meanwhile keeps its place; clients that open meanwhile are not visited,
+ * so they cannot keep a walk going. A new walk sees both.
  */
-static void each_client_once(struct kunit *test)
+static void clients_at_start(struct kunit *test)
 {
 	struct fake_clients *f = fake_device(test, 100);
-	struct vrampool_client *self, *a, *b, *c;
+	struct vrampool_client *self, *a, *b, *c, *d;
 	struct vrampool_reclaim walk;
 
 	self = add_client(test, f, 1, 99);
@@ -112,44 +119,75 @@ static void each_client_once(struct kunit *test)
 	b = add_client(test, f, 3, 20);
 	c = add_client(test, f, 4, 30);
 
-	vrampool_reclaim_start(&walk, self);
-	KUNIT_EXPECT_PTR_EQ(test, next(&walk), a);
+	KUNIT_ASSERT_EQ(test, 0, vrampool_reclaim_start(&walk, self, false));
 	a->last_alloc = 105;			/* a allocates meanwhile */
-	c->last_alloc = 102;			/* so does c, before its turn */
-	KUNIT_EXPECT_PTR_EQ(test, next(&walk), b);
-	KUNIT_EXPECT_PTR_EQ(test, next(&walk), c);
-	KUNIT_EXPECT_NULL(test, next(&walk));
+	d = add_client(test, f, 5, 5);		/* opened meanwhile, idlest of all */
+	expect_order(test, &walk, (struct vrampool_client *[]){ a, b, c }, 3);
+	vrampool_reclaim_end(&walk);
 
-	vrampool_reclaim_start(&walk, self);
-	KUNIT_EXPECT_PTR_EQ(test, next(&walk), b);
-	KUNIT_EXPECT_PTR_EQ(test, next(&walk), c);
-	KUNIT_EXPECT_PTR_EQ(test, next(&walk), a);
-	KUNIT_EXPECT_NULL(test, next(&walk));
+	KUNIT_ASSERT_EQ(test, 0, vrampool_reclaim_start(&walk, self, false));
+	expect_order(test, &walk, (struct vrampool_client *[]){ d, b, c, a }, 4);
+	vrampool_reclaim_end(&walk);
+}
+
+/* A walk for its user's limits visits that user's other files alone. */
+static void same_user_only(struct kunit *test)
+{
+	struct fake_clients *f = fake_device(test, 100);
+	struct vrampool_tenant *mine, *theirs;
+	struct vrampool_client *self, *a, *b, *x;
+	struct vrampool_reclaim walk;
+
+	mine = kunit_kzalloc(test, sizeof(*mine), GFP_KERNEL);
+	theirs = kunit_kzalloc(test, sizeof(*theirs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mine);
+	KUNIT_ASSERT_NOT_NULL(test, theirs);
+	self = add_client(test, f, 1, 50);
+	a = add_client(test, f, 2, 40);
+	x = add_client(test, f, 3, 10);
+	b = add_client(test, f, 4, 30);
+	self->tenant = mine;
+	a->tenant = mine;
+	b->tenant = mine;
+	x->tenant = theirs;
+
+	KUNIT_ASSERT_EQ(test, 0, vrampool_reclaim_start(&walk, self, true));
+	expect_order(test, &walk, (struct vrampool_client *[]){ b, a }, 2);
+	KUNIT_EXPECT_EQ(test, 1u, refcount_read(&x->ref));
+	vrampool_reclaim_end(&walk);
 }
 
 /*
- * Bounded by the clients open when it began: clients that come after
- * cannot keep a walk going.
+ * Its work is the clients examined and the comparisons of the sort: at
+ * most n + n log2 n + n for n clients, not n^2; the device adds it up.
  */
-static void bounded_by_the_clients_at_start(struct kunit *test)
+static void work_counted(struct kunit *test)
 {
-	struct fake_clients *f = fake_device(test, 100);
-	struct vrampool_client *self, *a, *b;
+	struct fake_clients *f = fake_device(test, 1000);
+	struct vrampool_client *self;
 	struct vrampool_reclaim walk;
+	u64 n = ARRAY_SIZE(f->c);
+	u32 i;
 
-	self = add_client(test, f, 1, 99);
-	a = add_client(test, f, 2, 10);
-	vrampool_reclaim_start(&walk, self);	/* two clients: one to visit, and self */
-	b = add_client(test, f, 3, 5);		/* opened meanwhile, idlest of all */
-	KUNIT_EXPECT_PTR_EQ(test, next(&walk), b);
-	KUNIT_EXPECT_PTR_EQ(test, next(&walk), a);
-	KUNIT_EXPECT_NULL(test, next(&walk));	/* two visits: the walk's budget */
+	self = add_client(test, f, 100, 999);
+	for (i = 1; i < n; i++)
+		add_client(test, f, i, (i * 37) % 11);
+	KUNIT_ASSERT_EQ(test, 0, vrampool_reclaim_start(&walk, self, false));
+	KUNIT_EXPECT_EQ(test, (u32)(n - 1), walk.count);
+	for (i = 1; i < walk.count; i++)
+		KUNIT_EXPECT_LE(test, walk.victims[i - 1].stamp, walk.victims[i].stamp);
+	KUNIT_EXPECT_GE(test, walk.work, n);
+	KUNIT_EXPECT_LE(test, walk.work, n + n * ilog2(n) * 2);
+	i = walk.work;
+	vrampool_reclaim_end(&walk);
+	KUNIT_EXPECT_EQ(test, (s64)i, atomic64_read(&f->vdev->reclaim_work));
 }
 
 static struct kunit_case vrampool_reclaim_cases[] = {
 	KUNIT_CASE(idlest_first),
-	KUNIT_CASE(each_client_once),
-	KUNIT_CASE(bounded_by_the_clients_at_start),
+	KUNIT_CASE(clients_at_start),
+	KUNIT_CASE(same_user_only),
+	KUNIT_CASE(work_counted),
 	{}
 };
 

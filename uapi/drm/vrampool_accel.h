@@ -28,7 +28,10 @@ extern "C" {
  *
  * Once the device is unbound (unplugged), every ioctl on a file still open
  * on it fails with -ENODEV, and so does a new open(); closing such a file
- * still frees everything it owned.
+ * still frees everything it owned. An ioctl already running when the
+ * device goes finishes, and fails with -ENODEV only if it needed the
+ * device's VRAM (a new page); the unbind never waits for it to copy its
+ * arguments, however long userspace takes to provide them.
  *
  * Feature discovery goes through %DRM_IOCTL_VRAMPOOL_GET_PARAM: an unknown
  * parameter fails with -EINVAL, and %DRM_VRAMPOOL_PARAM_ABI_VERSION tells
@@ -577,8 +580,9 @@ struct drm_vrampool_pool_query {
  * of the client's own pools, the kernel reclaims the free cached pages of
  * the device's other clients (wholly free sliced pages, free exclusive
  * pages, free direct and persistent buffers; never a page with a live
- * allocation in it), the client whose last ALLOC is oldest first, and
- * tries again after each; only when no other client has a free page left
+ * allocation in it), the client whose last ALLOC is oldest first, only as
+ * many pages as the new page needs (its VRAM less what is free), and tries
+ * again after each step; only when no other client has a free page left
  * does the request fail with %DRM_VRAMPOOL_ERR_OUT_OF_MEMORY. A client that
  * allocated recently comes last, but is not spared. A request whose page
  * is larger than the device's VRAM, or than ``vram_quota``, fails at once
