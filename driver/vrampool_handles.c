@@ -5,6 +5,8 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/limits.h>
+#include <linux/minmax.h>
 #include <linux/rcupdate.h>
 #include <linux/xarray.h>
 
@@ -45,11 +47,35 @@
  * that is otherwise full.
  */
 
+/**
+ * DOC: handle window
+ *
+ * Handles go round a window, 1 to max(65,536, 4 times the file's live
+ * allocations): the cursor starts again from 1 past its end. A handle
+ * table costs a node of 576 bytes per 64 handles it spans, however few of
+ * them live: with handles cyclic over all of 32 bits, a file that keeps
+ * one allocation of every 64 it makes would hold a node per allocation,
+ * and its user's max_allocations would bound 576 bytes of table each, not
+ * 9. Within the window the table spans at most four handles per live
+ * allocation (and 65,536 at least), so it costs at most about 36 bytes per
+ * allocation the file ever held at once. At least three quarters of the
+ * window is free, so a freed handle comes back only after at least 49,152
+ * others were handed out, which still turns a stale FREE into -ENOENT.
+ */
+#define HANDLE_WINDOW_MIN	65536u
+
+/* The last handle of the window (DOC: handle window). */
+static u32 handle_window(const struct vrampool_client *client)
+{
+	return max_t(u64, HANDLE_WINDOW_MIN, min_t(u64, (u64)client->allocations * 4, U32_MAX));
+}
+
 /*
  * Stores @entry at the next handle if its slot is free,
  * nearly always the case: one walk, in a node that is there already (DOC:
  * retired handle). False when the slot is taken (after a wrap), the cursor
- * wrapped to 0, or a node it needs cannot be had without sleeping; then
+ * is past the window (DOC: handle window), or a node it needs cannot be
+ * had without sleeping; then
  * the search (vrampool_xa_alloc_next()) picks the same handle or the next
  * free one, reusing any node made here.
  */
@@ -59,7 +85,7 @@ static bool handle_next_fast(struct vrampool_client *client, void *entry, u32 *h
 	XA_STATE(xas, &client->handles, next);
 	bool stored = false;
 
-	if (!next)
+	if (!next || next > handle_window(client))
 		return false;
 	xas_lock(&xas);
 	if (!xas_load(&xas)) {
@@ -77,21 +103,23 @@ static bool handle_next_fast(struct vrampool_client *client, void *entry, u32 *h
 }
 
 /*
- * The search for a handle to reserve: the next one after the last handed
- * out that is free (vrampool_xa_alloc_next()); the retired handle too,
- * only when no other is free (DOC: retired handle).
+ * The search for a handle to reserve: the next one in the window after
+ * the last handed out that is free (vrampool_xa_alloc_next(), DOC: handle
+ * window); the retired handle too, only when no other is free (DOC:
+ * retired handle).
  */
 static int handle_search(struct vrampool_client *client, u32 *handle)
 {
+	struct xa_limit window = XA_LIMIT(1, handle_window(client));
 	int ret;
 
-	ret = vrampool_xa_alloc_next(&client->handles, handle, NULL, xa_limit_32b,
+	ret = vrampool_xa_alloc_next(&client->handles, handle, NULL, window,
 				     &client->next_handle, GFP_KERNEL);
 	if (ret != -EBUSY || !client->retired_handle)
 		return ret;
 	xa_erase(&client->handles, client->retired_handle);
 	client->retired_handle = 0;
-	return vrampool_xa_alloc_next(&client->handles, handle, NULL, xa_limit_32b,
+	return vrampool_xa_alloc_next(&client->handles, handle, NULL, window,
 				      &client->next_handle, GFP_KERNEL);
 }
 
@@ -246,19 +274,19 @@ void vrampool_handles_take_all(struct vrampool_client *client, const u32 *handle
 /*
  * Stores @entries at handles from the cursor on while each slot is free,
  * in one walk under the table's lock, each handle into its answer.
- * Return: how many it stored; it stops at a slot that is taken, a wrapped
- * cursor, or a node it cannot have without sleeping (handle_next_fast()).
+ * Return: how many it stored; it stops at a slot that is taken, the end of
+ * the window, or a node it cannot have without sleeping (handle_next_fast()).
  */
 static u32 store_run(struct vrampool_client *client, void **entries,
 		     struct drm_vrampool_alloc_answer *answers, u32 count)
 {
 	XA_STATE(xas, &client->handles, 0);
-	u32 i, next;
+	u32 i, next, last = handle_window(client);
 
 	xas_lock(&xas);
 	for (i = 0; i < count; i++) {
 		next = client->next_handle;
-		if (!next || walk_to(&xas, next))
+		if (!next || next > last || walk_to(&xas, next))
 			break;
 		xas_store(&xas, entries[i]);
 		if (xas_error(&xas))

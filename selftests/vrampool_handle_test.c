@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Allocation handles, on each backend (the first device of each): never 0,
- * handed out cyclically, so that a handle just freed is not handed out
+ * handed out cyclically (within a window that wraps at 65,536 with few live
+ * allocations), so that a handle just freed is not handed out
  * again at once and a stale FREE of it fails with ENOENT instead of freeing
  * the allocation that came next; the handle rule of the uapi's "allocations"
  * section.
@@ -65,7 +66,7 @@ TEST_F(handle, stale_free_after_realloc_is_enoent)
 
 /*
  * Handles count up from 1, one per ALLOC, whatever was freed in between:
- * none is reused within a run of allocations shorter than 2^32.
+ * none is reused within a run of allocations shorter than the window.
  */
 TEST_F(handle, handles_count_up_and_are_not_reused)
 {
@@ -84,6 +85,59 @@ TEST_F(handle, handles_count_up_and_are_not_reused)
 	}
 	EXPECT_EQ(-ENOENT, vp_free(self->fd, first));
 	EXPECT_EQ(0, vp_free(self->fd, prev));
+}
+
+/* ALLOC_BATCH of @n zero-size allocations into @handles. */
+static int zero_batch(int fd, uint32_t n, uint32_t *handles)
+{
+	struct drm_vrampool_alloc_request reqs[DRM_VRAMPOOL_BATCH_MAX] = { 0 };
+	struct drm_vrampool_alloc_answer ans[DRM_VRAMPOOL_BATCH_MAX];
+	struct drm_vrampool_alloc_batch b;
+	uint32_t i;
+	int ret;
+
+	ret = vp_alloc_batch(fd, reqs, ans, n, &b);
+	for (i = 0; !ret && i < n; i++)
+		handles[i] = ans[i].handle;
+	return ret;
+}
+
+/*
+ * The window (DOC: handle window): with few live allocations, handles go
+ * up to 65,536 and start again from 1, skipping the live ones; a freed
+ * handle comes back only after at least 49,152 others.
+ */
+TEST_F(handle, handles_wrap_past_the_window)
+{
+	uint32_t h[DRM_VRAMPOOL_BATCH_MAX], keep, top = 0, since = 0, live_again = 0, i;
+	struct drm_vrampool_free_batch fb;
+	struct drm_vrampool_alloc a;
+	bool wrapped = false;
+	int round;
+
+	ASSERT_EQ(0, vp_alloc(self->fd, 0, 0, &a));
+	keep = a.handle;	/* live throughout: never handed out again */
+	ASSERT_EQ(0, vp_alloc(self->fd, 0, 0, &a));
+	ASSERT_EQ(0, vp_free(self->fd, a.handle));	/* the freed one to watch */
+	for (round = 0; round < 80 && !wrapped; round++) {
+		ASSERT_EQ(0, zero_batch(self->fd, DRM_VRAMPOOL_BATCH_MAX, h));
+		for (i = 0; i < DRM_VRAMPOOL_BATCH_MAX; i++) {
+			if (h[i] == keep)
+				live_again++;
+			if (h[i] == a.handle) {
+				wrapped = true;
+				EXPECT_LE(49152u, since) TH_LOG("handle %u back after %u others",
+								a.handle, since);
+			}
+			top = h[i] > top ? h[i] : top;
+			since++;
+		}
+		ASSERT_EQ(0, vp_free_batch(self->fd, h, DRM_VRAMPOOL_BATCH_MAX, &fb));
+	}
+	EXPECT_TRUE(wrapped) TH_LOG("handle %u never came back (top %u)", a.handle, top);
+	EXPECT_EQ(65536u, top) TH_LOG("the highest handle: the window's end");
+	EXPECT_EQ(0u, live_again) TH_LOG("the live handle %u handed out again", keep);
+	EXPECT_EQ(0, vp_free(self->fd, keep));
 }
 
 /* Each open file numbers its own handles, from 1. */

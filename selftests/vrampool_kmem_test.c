@@ -10,6 +10,10 @@
  *    caches shrunk, which drains KASAN's quarantine, and settled again for
  *    a few seconds at most: the nodes are freed after an RCU grace period).
  *    The figures are printed.
+ *  - sparse_handles: a file that keeps one of every 64 zero-size
+ *    allocations it makes, 20,000 times, grows the slab by less than 128
+ *    bytes per kept allocation: its handles stay within the window, so the
+ *    table's nodes are shared (576 bytes each kept, without the window);
  *  - memcg_contains_a_flood: in a cgroup v2 child with a small memory.max,
  *    a flood of ALLOCs fails with ENOMEM (their kernel memory is charged to
  *    the cgroup) while the same flood outside it succeeds. cgroup2 is
@@ -47,6 +51,11 @@
  * dropped: the handle table's nodes are freed after an RCU grace period.
  */
 #define CLOSE_ROUNDS	20
+
+/* Sparse handles: runs of SPARSE_RUN allocations, one of each kept. */
+#define SPARSE_RUN	64
+#define SPARSE_KEPT	20000
+#define SPARSE_BUDGET	128
 
 #define CGROOT		"/sys/fs/cgroup"
 #define CG_MAX		(4 * 1024 * 1024)
@@ -207,6 +216,53 @@ TEST_F_TIMEOUT(kmem, zero_size_allocations, 600)
 	fd = vp_open_device(&dev);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(vram, vp_vram_in_use(fd));
+	close(fd);
+	(void)self;
+}
+
+/* ---- Sparse handles -------------------------------------------------------------- */
+
+/*
+ * A file keeps one zero-size allocation of every 64 it makes: with handles
+ * cyclic over 32 bits each kept handle would sit alone in a 576-byte node
+ * of the handle table; within the window (DOC: handle window) they share
+ * nodes, and the slab grows by less than SPARSE_BUDGET bytes per kept one.
+ */
+TEST_F_TIMEOUT(kmem, sparse_handles, 600)
+{
+	struct drm_vrampool_alloc_request reqs[SPARSE_RUN] = { 0 };
+	struct drm_vrampool_alloc_answer ans[SPARSE_RUN];
+	struct drm_vrampool_free_batch fb;
+	struct drm_vrampool_alloc_batch b;
+	uint32_t handles[SPARSE_RUN], top = 0;
+	struct slab base, full;
+	struct vp_device dev;
+	int64_t total;
+	int fd, i, j;
+
+	ASSERT_EQ(0, vp_find_backend(VP_BACKEND_PLATFORM, &dev)) TH_LOG("no emulated device");
+	fd = vp_open_device(&dev);
+	ASSERT_LE(0, fd) TH_LOG("%s: open: %s", dev.name, strerror(-fd));
+
+	ASSERT_EQ(0, slab_settled(&base));
+	for (i = 0; i < SPARSE_KEPT; i++) {
+		ASSERT_EQ(0, vp_alloc_batch(fd, reqs, ans, SPARSE_RUN, &b)) TH_LOG("run %d", i);
+		for (j = 0; j < SPARSE_RUN; j++) {
+			handles[j] = ans[j].handle;
+			top = handles[j] > top ? handles[j] : top;
+		}
+		/* Keep the first of the run, free the rest. */
+		ASSERT_EQ(0, vp_free_batch(fd, handles + 1, SPARSE_RUN - 1, &fb)) TH_LOG("run %d", i);
+	}
+	ASSERT_EQ(0, slab_settled(&full));
+	total = grown(full.unreclaim, base.unreclaim) + grown(full.reclaimable, base.reclaimable);
+	ksft_print_msg("%d kept of %d: slab %+" PRId64 " KiB, %.1f bytes per kept allocation, "
+		       "highest handle %u\n", SPARSE_KEPT, SPARSE_KEPT * SPARSE_RUN, total / 1024,
+		       (double)total / SPARSE_KEPT, top);
+	EXPECT_GT((int64_t)SPARSE_BUDGET * SPARSE_KEPT, total) {
+		TH_LOG("%.1f bytes of slab per kept allocation, the budget is %d",
+		       (double)total / SPARSE_KEPT, SPARSE_BUDGET);
+	}
 	close(fd);
 	(void)self;
 }

@@ -595,10 +595,13 @@ struct drm_vrampool_pool_query {
  * The answer names the allocation by an opaque @handle, valid in this open
  * file only (and in the files that share it through dup() or fork(): they
  * are the same open file). Handles are never 0 and are handed out
- * cyclically: a freed handle is not reused at once, but only after every
- * other 32-bit value has been handed out since (skipping live handles), so
- * a stale or repeated FREE of a just-freed handle fails with -ENOENT
- * (%DRM_VRAMPOOL_ERR_NOT_FOUND) rather than freeing another allocation. The
+ * cyclically, skipping live handles, from 1 to max(65536, 4 times the
+ * file's live allocations) and from 1 again: a freed handle is not reused
+ * at once, but only after at least 49,152 others have been handed out
+ * since, so a stale or repeated FREE of a recently freed handle fails with
+ * -ENOENT (%DRM_VRAMPOOL_ERR_NOT_FOUND) rather than freeing another
+ * allocation. (The window keeps the kernel's handle table at a few bytes
+ * per allocation, however the live handles are spread.) The
  * answer also places the allocation: pool, page, offset in the page,
  * the alignment padding after it, and the mmap offset of its page. Map the
  * page with mmap(MAP_SHARED) at @mmap_offset (MAP_PRIVATE is refused with
