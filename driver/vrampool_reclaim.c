@@ -77,7 +77,10 @@
  * &vrampool_client.cached_vram (kept by the pools as pages become free or
  * busy, &vrampool_backing.cached), the walk adds them up as it collects
  * the clients, and when the page needs more than that beyond the free
- * VRAM, the ALLOC fails with OutOfMemory before it takes anything.
+ * VRAM, the ALLOC fails with OutOfMemory before it takes anything. So for
+ * the quota: when the user's other files' caches hold less than the page
+ * takes the user past it, the ALLOC fails with QuotaExceeded and leaves
+ * them alone.
  *
  * Locks: the ALLOC drops its own client lock for each step (its handle is
  * reserved, its allocation not yet placed: no other thread can see it).

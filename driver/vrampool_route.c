@@ -242,7 +242,7 @@ static int reclaim_walk(struct vrampool_client *client, struct drm_vrampool_allo
 
 	/* What all the others' caches hold cannot make room: spare them. */
 	reclaim_want(client, refused, walk);
-	if (refused == -ENOSPC && walk->want_vram > walk->cached)
+	if (!walk->want_pages && walk->want_vram > walk->cached)
 		return refused;
 	do {
 		mutex_unlock(&client->lock);
@@ -266,7 +266,8 @@ static int reclaim_walk(struct vrampool_client *client, struct drm_vrampool_allo
  * the free pages of other clients (of its own user's other files only,
  * when the user's limits refused it, @same_user), the idlest first, only
  * what the refused page needs, and routes again after each step, while the
- * refusal stays the same; none when all their caches could not make room.
+ * refusal stays the same; none when all their caches could not make room
+ * (for the quota: could not bring the user back under it).
  * The client lock is dropped for each step and retaken (without
  * interruption: the caller holds it on return, whatever happens).
  */

@@ -724,8 +724,8 @@ static void reclaim_want(const struct fzm_client *c, int refused, uint64_t *want
  * Other clients' free pages (of the user's other clients only, when its
  * limits refused: @same_user), the oldest ALLOC stamp first, each giving
  * only what the refused page needs, again while it gives, until the
- * request fits or is refused otherwise; none when VRAM refused a page that
- * all their free pages could not make room for.
+ * request fits or is refused otherwise; none when VRAM or the quota
+ * refused a page that all their free pages could not make room for.
  */
 static int route_reclaiming(struct fzm_client *c, struct fzm_client *const *others, int n,
 			    uint64_t size, uint32_t flags, struct fzm_answer *ans, bool same_user)
@@ -736,15 +736,16 @@ static int route_reclaiming(struct fzm_client *c, struct fzm_client *const *othe
 
 	if (!visited)
 		exit(1);
-	if (!same_user) {
+	{
 		uint64_t cached = 0, want_vram, want_pages;
 
 		/* More than all the others' caches: nobody's is touched. */
 		for (i = 0; i < n; i++)
-			if (others[i] != c && others[i]->open && others[i]->dev == c->dev)
+			if (others[i] != c && others[i]->open && others[i]->dev == c->dev &&
+			    (!same_user || others[i]->user == c->user))
 				cached += purgeable(others[i]);
 		reclaim_want(c, refused, &want_vram, &want_pages);
-		if (want_vram > cached) {
+		if (!want_pages && want_vram > cached) {
 			free(visited);
 			return ret;
 		}

@@ -21,6 +21,9 @@
  *    clients/<id>/uid names its user;
  *  - reclaim between users: what one user's cache lost to another's
  *    request is that user's reclaimed and the other's reclaim_taken;
+ *  - the quota's remaining budget: a page that would pass the quota by
+ *    more than the user's other files cache fails with QuotaExceeded at
+ *    once and their caches stay; one they can make room for takes them;
  *  - racing files: eight processes, each with its own file of one user,
  *    allocate until refused: together they hold exactly the quota, never
  *    more.
@@ -171,6 +174,39 @@ TEST_F(users, one_quota_for_four_files)
 	for (i = 0; i < NFILES; i++)
 		close(f[i]);
 	close(g);
+}
+
+/*
+ * The quota's remaining budget: a page that would take the user past its
+ * quota by more than its other files' caches hold fails with
+ * QuotaExceeded at once, and those caches stay; one that they can make
+ * room for takes from them.
+ */
+TEST_F(users, quota_budget_spares_the_caches)
+{
+	struct drm_vrampool_alloc a[3];
+	uint64_t q = self->quota;
+	int f[4], i;
+
+	for (i = 0; i < 4; i++) {
+		f[i] = open_as(_metadata, &self->dev, USER_D);
+		ASSERT_LE(0, f[i]) TH_LOG("open as %d: %s", USER_D, strerror(-f[i]));
+	}
+	VP_ALLOC_OK(f[0], q / 4, 0, &a[0], "a quarter, live");
+	VP_ALLOC_OK(f[1], q / 4, 0, &a[1], "a quarter, to be cached");
+	VP_ALLOC_OK(f[2], q / 4, 0, &a[2], "a quarter, live");
+	VP_FREE_OK(f[1], a[1].handle, "file 1's quarter, cached");
+
+	/* A quarter beyond the quota and 4 KiB: the cache holds a quarter. */
+	expect_quota(_metadata, f[3], q / 2 + 4 * KiB, q, 3 * q / 4);
+	EXPECT_EQ(q / 4, fdinfo_u64(f[1], "drm-purgeable-vram")) TH_LOG("file 1's cache stays");
+	EXPECT_EQ(0u, fdinfo_u64(f[1], "vrampool-reclaimed-bytes"));
+
+	VP_ALLOC_OK(f[3], q / 2, 0, &a[1], "half: file 1's cache makes room");
+	EXPECT_EQ(q / 4, fdinfo_u64(f[1], "vrampool-reclaimed-bytes"));
+	EXPECT_EQ(q, vp_sysfs_user_u64(&self->dev, USER_D, "vram"));
+	for (i = 0; i < 4; i++)
+		close(f[i]);
 }
 
 /* Bits of the reader child's exit status. */

@@ -587,7 +587,11 @@ struct drm_vrampool_pool_query {
  * allocated recently comes last, but is not spared. A request whose page
  * is larger than the device's VRAM, or than ``vram_quota``, fails at once
  * (%DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, %DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED),
- * before any cleanup or reclaim. A reclaiming ALLOC waiting for another
+ * before any cleanup or reclaim; one that the free VRAM and all the other
+ * clients' free cached pages could not make room for, or that would pass
+ * the quota by more than the user's other files' free cached pages, fails
+ * the same way after the client's own cleanup, taking nothing from them.
+ * A reclaiming ALLOC waiting for another
  * client that a fatal signal interrupts fails with -EINTR. What others
  * took from a client is in its fdinfo (``vrampool-reclaimed-bytes``,
  * ``vrampool-reclaimed-pages``) and sysfs.
