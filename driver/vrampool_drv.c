@@ -47,10 +47,10 @@ static const struct drm_ioctl_desc vrampool_ioctls[] = {
  *
  * An unbound device is unplugged (drm_dev_unplug()): drm_ioctl() refuses
  * every ioctl on it with -ENODEV, and CPU faults of its mappings get a
- * dummy page. The clients' state lives until their files close (it is
- * released with the DRM device, drmm_add_action()),
- * so an ioctl that was running when the device went on keeps working on
- * it; only the device's VRAM goes with the device, and every access to
+ * dummy page. The clients' state lives until their files close, and the
+ * device's with the DRM device (drmm_add_action()), so an ioctl that was
+ * running when the device went keeps working on it; only the device's
+ * VRAM goes with the device, and every access to
  * it is inside drm_dev_enter(), which an unplug waits for: clearing new
  * VRAM (vrampool_ttm.c), CPU faults (ttm_bo_vm_fault()) and the debugfs
  * test buffers (vrampool_debugfs_test.c). No copy from or to userspace is

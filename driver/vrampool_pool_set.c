@@ -148,19 +148,3 @@ void vrampool_pool_set_trim(struct vrampool_pool_set *set, struct vrampool_trim 
 	for (i = 0; i < set->count && !trim->done(trim); i++)
 		vrampool_pool_trim(set->pools[i], trim);
 }
-
-/**
- * vrampool_pool_set_free_vram() - VRAM of a set's pages that hold no allocation
- * @set: the pool set, its client locked
- *
- * Return: the sum of vrampool_pool_free_vram() over its pools.
- */
-u64 vrampool_pool_set_free_vram(const struct vrampool_pool_set *set)
-{
-	u64 vram = 0;
-	u32 i;
-
-	for (i = 0; i < set->count; i++)
-		vram += vrampool_pool_free_vram(set->pools[i]);
-	return vram;
-}

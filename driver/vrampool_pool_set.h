@@ -41,6 +41,5 @@ void vrampool_pool_set_cleanup(struct vrampool_pool_set *set, bool explicit, u64
 void vrampool_pool_set_trim(struct vrampool_pool_set *set, struct vrampool_trim *trim);
 u64 vrampool_pool_set_allocations(const struct vrampool_pool_set *set, u64 *bytes);
 u64 vrampool_pool_set_vram(const struct vrampool_pool_set *set);
-u64 vrampool_pool_set_free_vram(const struct vrampool_pool_set *set);
 
 #endif /* _VRAMPOOL_POOL_SET_H_ */

@@ -118,8 +118,7 @@ static ssize_t client_show(struct kobject *kobj, struct kobj_attribute *attr, ch
 	case CF_PERSISTENT_MODE:
 		return sysfs_emit(buf, "%s\n", persistent_modes[client->persistent_mode]);
 	case CF_PURGEABLE:
-		return sysfs_emit(buf, "%llu\n", vrampool_pool_free_vram(client->persistent) +
-				  vrampool_pool_set_free_vram(client->pool_set));
+		return sysfs_emit(buf, "%llu\n", vrampool_client_purgeable(client));
 	case CF_RECLAIMED:
 		return sysfs_emit(buf, "%llu\n", client->reclaimed_bytes);
 	case CF_RECLAIMED_PAGES:

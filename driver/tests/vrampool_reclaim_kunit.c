@@ -166,7 +166,7 @@ static void work_counted(struct kunit *test)
 	struct fake_clients *f = fake_device(test, 1000);
 	struct vrampool_client *self;
 	struct vrampool_reclaim walk;
-	u64 n = ARRAY_SIZE(f->c);
+	u64 n = ARRAY_SIZE(f->c), work;
 	u32 i;
 
 	self = add_client(test, f, 100, 999);
@@ -178,9 +178,9 @@ static void work_counted(struct kunit *test)
 		KUNIT_EXPECT_LE(test, walk.victims[i - 1].stamp, walk.victims[i].stamp);
 	KUNIT_EXPECT_GE(test, walk.work, n);
 	KUNIT_EXPECT_LE(test, walk.work, n + n * ilog2(n) * 2);
-	i = walk.work;
+	work = walk.work;
 	vrampool_reclaim_end(&walk);
-	KUNIT_EXPECT_EQ(test, (s64)i, atomic64_read(&f->vdev->reclaim_work));
+	KUNIT_EXPECT_EQ(test, (s64)work, atomic64_read(&f->vdev->reclaim_work));
 }
 
 static struct kunit_case vrampool_reclaim_cases[] = {
