@@ -3,7 +3,8 @@
 # vrampool: build the module, the userspace and the tests, and run the tests
 # on the host, in a QEMU VM booting Debian's own 6.12 kernel, in one booting
 # Debian's newest kernel (7.3, from trixie-backports), and in a QEMU VM
-# booting a debug kernel built from Debian's linux-source-6.12.
+# booting a debug kernel built from Debian's linux-source-7.3 (the newest
+# kernel's source, with the dmem cgroup controller Debian's build lacks).
 #
 #   make setup          install packages, fetch Debian's kernel (cached)
 #   make module         build ./vrampool.ko against Debian's 6.12 headers
@@ -305,7 +306,7 @@ vm-shell-newest: initramfs-newest
 
 # --- The debug tier -----------------------------------------------------------
 
-debug-kernel: setup
+debug-kernel: setup-newest
 	@$(VM)/build-debug-kernel.sh
 
 debug-module: debug-kernel

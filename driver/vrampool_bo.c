@@ -31,6 +31,7 @@
 #include "vrampool_bo.h"
 #include "vrampool_compat.h"
 #include "vrampool_device_types.h"
+#include "vrampool_dmem.h"
 #include "vrampool_tenant.h"
 #include "vrampool_vram_cursor.h"
 
@@ -131,6 +132,23 @@ static void vrampool_bo_destroy(struct ttm_buffer_object *tbo)
 	kfree(bo);
 }
 
+/*
+ * What a failed ttm_bo_init_reserved() means: VRAM full when the manager
+ * found no room. TTM reports that as -ENOMEM, and a charge its dmem cgroup
+ * refused too, before the manager is asked: when it was not, the
+ * controller tells whether it refuses @size now.
+ */
+static int create_error(struct vrampool_device *vdev, u64 size, int ret,
+			const struct vrampool_bo_attempt *attempt)
+{
+	if (attempt->no_space)
+		return -ENOSPC;
+	if ((ret == -ENOMEM || ret == -ENOSPC) && !attempt->asked &&
+	    vrampool_dmem_refuses(vdev, size))
+		return -EDQUOT;
+	return ret;
+}
+
 /**
  * vrampool_bo_create() - allocate a zero-filled buffer object pinned in VRAM
  * @vdev: the device
@@ -139,14 +157,15 @@ static void vrampool_bo_destroy(struct ttm_buffer_object *tbo)
  * @out: the new BO, on success
  *
  * Return: 0; -EINVAL for a zero size; -ENOSPC when VRAM cannot hold it;
- * -ENOMEM; -ERESTARTSYS when interrupted.
+ * -EDQUOT when the dmem cgroup of the caller (or an ancestor) refused the
+ * charge (DOC: dmem cgroup); -ENOMEM; -ERESTARTSYS when interrupted.
  */
 int vrampool_bo_create(struct vrampool_device *vdev, u64 size,
 		       enum ttm_bo_type type, struct vrampool_bo **out)
 {
 	struct ttm_operation_ctx ctx = { .interruptible = true };
+	struct vrampool_bo_attempt attempt = {};
 	struct vrampool_bo *bo;
-	bool no_space = false;
 	int ret;
 
 	if (!size)
@@ -158,7 +177,7 @@ int vrampool_bo_create(struct vrampool_device *vdev, u64 size,
 	if (!bo)
 		return -ENOMEM;
 
-	bo->no_space = &no_space;
+	bo->attempt = &attempt;
 	bo->tbo.base.funcs = &vrampool_gem_funcs;
 	drm_gem_private_object_init(&vdev->drm, &bo->tbo.base, PAGE_ALIGN(size));
 
@@ -167,9 +186,9 @@ int vrampool_bo_create(struct vrampool_device *vdev, u64 size,
 				   &vrampool_vram_placement, 0, &ctx, NULL, NULL,
 				   vrampool_bo_destroy);
 	if (ret)
-		return no_space ? -ENOSPC : ret;
+		return create_error(vdev, PAGE_ALIGN(size), ret, &attempt);
 
-	bo->no_space = NULL;
+	bo->attempt = NULL;
 	ttm_bo_pin(&bo->tbo);
 	ttm_bo_unreserve(&bo->tbo);
 	*out = bo;
@@ -177,17 +196,21 @@ int vrampool_bo_create(struct vrampool_device *vdev, u64 size,
 }
 
 /**
- * vrampool_bo_note_no_space() - record that VRAM had no room for a new BO
+ * vrampool_bo_note_attempt() - record that the VRAM manager placed, or
+ *	tried to place, a new BO
  * @tbo: the BO being placed
+ * @no_space: VRAM had no room for it
  *
  * Called by the VRAM manager, which only ever places vrampool BOs.
  */
-void vrampool_bo_note_no_space(struct ttm_buffer_object *tbo)
+void vrampool_bo_note_attempt(struct ttm_buffer_object *tbo, bool no_space)
 {
 	struct vrampool_bo *bo = to_vrampool_bo(tbo);
 
-	if (bo->no_space)
-		*bo->no_space = true;
+	if (!bo->attempt)
+		return;
+	bo->attempt->asked = true;
+	bo->attempt->no_space |= no_space;
 }
 
 /**

@@ -30,6 +30,20 @@ struct vrampool_orphans {
 };
 
 /**
+ * struct vrampool_bo_attempt - what the VRAM manager saw of a BO being created
+ *
+ * TTM answers -ENOSPC both when VRAM had no room and when the dmem cgroup
+ * refused the charge, which it asks before the manager (DOC: dmem cgroup):
+ * vrampool_bo_create() tells them apart by these.
+ */
+struct vrampool_bo_attempt {
+	/** @asked: the manager was asked to place the BO */
+	bool asked;
+	/** @no_space: the manager found no room (TTM reports -ENOMEM) */
+	bool no_space;
+};
+
+/**
  * struct vrampool_bo - a buffer object pinned in VRAM
  *
  * The GEM object embedded in @tbo holds the reference that keeps it alive;
@@ -39,10 +53,10 @@ struct vrampool_bo {
 	/** @tbo: the TTM buffer object, with its GEM object */
 	struct ttm_buffer_object tbo;
 	/**
-	 * @no_space: while the BO is being created, where to record that
-	 * VRAM had no room for it (TTM reports that as -ENOMEM)
+	 * @attempt: while the BO is being created, where the VRAM manager
+	 * records what it did; NULL after
 	 */
-	bool *no_space;
+	struct vrampool_bo_attempt *attempt;
 	/**
 	 * @maps: the CPU mappings (VMAs) of the BO, with %VRAMPOOL_BO_FREED
 	 * set once vrampool_bo_free() ran: the BO is an orphan while both are
@@ -64,7 +78,7 @@ int vrampool_bo_create(struct vrampool_device *vdev, u64 size,
 		       enum ttm_bo_type type, struct vrampool_bo **out);
 void vrampool_bo_charge(struct vrampool_bo *bo, struct vrampool_tenant *tenant);
 void vrampool_bo_free(struct vrampool_bo *bo);
-void vrampool_bo_note_no_space(struct ttm_buffer_object *tbo);
+void vrampool_bo_note_attempt(struct ttm_buffer_object *tbo, bool no_space);
 void vrampool_bo_read(struct vrampool_bo *bo, u64 offset, void *dst, size_t len);
 void vrampool_bo_write(struct vrampool_bo *bo, u64 offset, const void *src, size_t len);
 u64 vrampool_bo_orphans_bytes(struct vrampool_orphans *orphans);

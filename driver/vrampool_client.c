@@ -31,6 +31,7 @@
 #include "vrampool_bo.h"
 #include "vrampool_client.h"
 #include "vrampool_device.h"
+#include "vrampool_dmem.h"
 #include "vrampool_layout.h"
 #include "vrampool_macros.h"
 #include "vrampool_modparams.h"
@@ -47,10 +48,12 @@ static struct vrampool_client *backing_to_client(const struct vrampool_backing *
 /*
  * A page of a client's pool is one pinned VRAM BO only its file may map;
  * the client's user holds at most max_pages of them, and at most the
- * device's vram_quota bytes of VRAM (DOC: tenants, in vrampool_tenant.c).
- * A refusal by the quota records it for the ALLOC's error; a page no
- * cleanup or reclaim can make room for (larger than VRAM, or than the
- * quota) is marked hopeless, so the ALLOC fails at once.
+ * device's vram_quota bytes of VRAM (DOC: tenants, in vrampool_tenant.c),
+ * its dmem cgroup's dmem.max permitting (DOC: dmem cgroup, in
+ * vrampool_dmem.c). A refusal by the quota or the cgroup records it for
+ * the ALLOC's error; a page no cleanup or reclaim can make room for
+ * (larger than VRAM, or than the quota) is marked hopeless, so the ALLOC
+ * fails at once.
  */
 static int client_back(const struct vrampool_backing *backing, struct vrampool_pool_page *ppage)
 {
@@ -80,6 +83,7 @@ static int client_back(const struct vrampool_backing *backing, struct vrampool_p
 	ret = vrampool_bo_create(client->vdev, ppage->size, ttm_bo_type_device, &bo);
 	if (ret) {
 		client->refused_vram = size;
+		client->cgroup_refused = ret == -EDQUOT;
 		goto err_vram;
 	}
 	vrampool_bo_charge(bo, tenant);
@@ -296,9 +300,17 @@ void vrampool_client_cleanup(struct vrampool_client *client)
 struct client_trim {
 	struct vrampool_trim trim;
 	struct vrampool_client *client;
+	struct vrampool_dmem_filter *filter;
 	u64 vram_goal;
 	u32 pages_goal;
 };
+
+static bool client_trim_may_release(struct vrampool_trim *trim, struct vrampool_pool_page *ppage)
+{
+	struct client_trim *t = container_of(trim, struct client_trim, trim);
+
+	return vrampool_dmem_may_take(t->filter, ppage->bo->tbo.resource);
+}
 
 static bool client_trim_done(struct vrampool_trim *trim)
 {
@@ -313,6 +325,8 @@ static bool client_trim_done(struct vrampool_trim *trim)
  * @client: the client, locked
  * @want_vram: the least charged VRAM to give back, in bytes
  * @want_pages: the fewest pages to give back
+ * @filter: which pages may go, by their dmem cgroup (DOC: dmem cgroup);
+ *	    NULL for every free page
  *
  * What an explicit cleanup would release, in its order (the persistent
  * pool, then the pools of the layout, each in vrampool_pool_trim()'s
@@ -320,15 +334,19 @@ static bool client_trim_done(struct vrampool_trim *trim)
  * a reclaim takes only what its request needs (DOC: reclaim). A page still
  * mapped becomes an orphan and keeps its VRAM charged.
  */
-void vrampool_client_trim(struct vrampool_client *client, u64 want_vram, u32 want_pages)
+void vrampool_client_trim(struct vrampool_client *client, u64 want_vram, u32 want_pages,
+			  struct vrampool_dmem_filter *filter)
 {
 	struct client_trim t = {
 		.trim.done = client_trim_done,
 		.client = client,
+		.filter = filter,
 	};
 	u64 before;
 
 	lockdep_assert_held(&client->lock);
+	if (filter && vrampool_dmem_enabled(client->vdev))
+		t.trim.may_release = client_trim_may_release;
 	before = vrampool_client_vram(client);
 	t.vram_goal = before - min(before, want_vram);
 	t.pages_goal = client->pages - min(client->pages, want_pages);

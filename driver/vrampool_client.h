@@ -11,6 +11,7 @@
 struct drm_device;
 struct drm_file;
 struct drm_printer;
+struct vrampool_dmem_filter;
 
 /**
  * DOC: Locking
@@ -89,7 +90,8 @@ void vrampool_client_postclose(struct drm_device *drm, struct drm_file *file);
 void vrampool_client_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 void vrampool_client_put(struct vrampool_client *client);
 void vrampool_client_cleanup(struct vrampool_client *client);
-void vrampool_client_trim(struct vrampool_client *client, u64 want_vram, u32 want_pages);
+void vrampool_client_trim(struct vrampool_client *client, u64 want_vram, u32 want_pages,
+			  struct vrampool_dmem_filter *filter);
 u64 vrampool_client_vram(struct vrampool_client *client);
 u64 vrampool_client_purgeable(struct vrampool_client *client);
 

@@ -123,6 +123,12 @@ struct vrampool_client {
 	 */
 	bool hopeless;
 	/**
+	 * @cgroup_refused: a dmem cgroup's dmem.max refused a new page in
+	 * this ALLOC (DOC: dmem cgroup, in vrampool_dmem.c); reset by each
+	 * ALLOC and before each route
+	 */
+	bool cgroup_refused;
+	/**
 	 * @cached_vram: VRAM of its pages without a live allocation, in all
 	 * its pools (&vrampool_backing.cached): what a reclaim may take;
 	 * written under @lock, read by reclaim walks without it (READ_ONCE())

@@ -50,6 +50,14 @@
  *   of a GEM-backed BO (7.3): vrampool_compat_ttm_bo_fini().
  * - kmem_cache_alloc_bulk() returned the number of objects, or 0 (6.12),
  *   and returns a bool (7.3): vrampool_compat_kmem_cache_alloc_bulk().
+ * - struct ttm_device's list of pinned resources was .pinned (6.12) and is
+ *   .unevictable (7.3): vrampool_compat_ttm_pinned_list(), for the KUnit
+ *   tests that set up a TTM device of their own.
+ * - drmm_cgroup_register_region() took the region's size (6.14, where the
+ *   dmem cgroup controller came) and takes a struct dmem_cgroup_init,
+ *   with ttm_resource_manager_set_dmem_region() to attach it (7.3):
+ *   vrampool_compat_dmem_register(), built only with CONFIG_CGROUP_DMEM
+ *   (DOC: dmem cgroup).
  *
  * To add a kernel: build against it (make check builds every kernel of the
  * README's table); for an error, write one probe per form of the changed
@@ -132,5 +140,64 @@ vrampool_compat_kmem_cache_alloc_bulk(struct kmem_cache *cache, gfp_t gfp,
 #error "vrampool: kmem_cache_alloc_bulk() has a form driver/compat/ does not know"
 #endif
 }
+
+/* struct ttm_device's list of pinned resources. */
+#if defined(VRAMPOOL_HAVE_TTM_DEVICE_UNEVICTABLE)
+#define vrampool_compat_ttm_pinned_list(bdev)	(&(bdev)->unevictable)
+#elif defined(VRAMPOOL_HAVE_TTM_DEVICE_PINNED)
+#define vrampool_compat_ttm_pinned_list(bdev)	(&(bdev)->pinned)
+#else
+#error "vrampool: struct ttm_device has no list of pinned resources driver/compat/ knows"
+#endif
+
+#if IS_ENABLED(CONFIG_CGROUP_DMEM)
+#include <linux/cgroup_dmem.h>
+#include <drm/drm_drv.h>
+#include <drm/ttm/ttm_resource.h>
+
+/**
+ * vrampool_compat_dmem_register() - a DRM device's VRAM as a dmem region
+ * @drm: the DRM device; the region is unregistered when it is released
+ * @man: the TTM resource manager that charges its BOs to the region
+ * @name: the region's name under drm/<unique>/
+ * @size: the VRAM in bytes
+ *
+ * Return: the region, attached to @man; NULL when the controller keeps no
+ * region for it; or an ERR_PTR().
+ */
+static inline struct dmem_cgroup_region *
+vrampool_compat_dmem_register(struct drm_device *drm, struct ttm_resource_manager *man,
+			      const char *name, u64 size)
+{
+	struct dmem_cgroup_region *region;
+#if defined(VRAMPOOL_HAVE_DRMM_CGROUP_REGISTER_REGION_INIT)
+	const struct dmem_cgroup_init init = { .size = size };
+
+	region = drmm_cgroup_register_region(drm, name, &init);
+	if (!IS_ERR_OR_NULL(region))
+		ttm_resource_manager_set_dmem_region(man, region);
+#elif defined(VRAMPOOL_HAVE_DRMM_CGROUP_REGISTER_REGION_SIZE)
+	region = drmm_cgroup_register_region(drm, name, size);
+	if (!IS_ERR_OR_NULL(region))
+		man->cg = region;
+#else
+#error "vrampool: drmm_cgroup_register_region() has a form driver/compat/ does not know"
+#endif
+	return region;
+}
+
+/**
+ * vrampool_compat_dmem_detach() - stop charging @man's BOs to its region
+ * @man: the TTM resource manager, with no BO left
+ */
+static inline void vrampool_compat_dmem_detach(struct ttm_resource_manager *man)
+{
+#if defined(VRAMPOOL_HAVE_DRMM_CGROUP_REGISTER_REGION_INIT)
+	ttm_resource_manager_set_dmem_region(man, NULL);
+#else
+	man->cg = NULL;
+#endif
+}
+#endif
 
 #endif /* _VRAMPOOL_COMPAT_H_ */

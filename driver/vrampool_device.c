@@ -25,6 +25,7 @@
 
 #include "vrampool_debugfs.h"
 #include "vrampool_device.h"
+#include "vrampool_dmem.h"
 #include "vrampool_layout.h"
 #include "vrampool_macros.h"
 #include "vrampool_modparams.h"
@@ -116,6 +117,10 @@ static int device_init(struct vrampool_device *vdev)
 	int ret;
 
 	ret = vrampool_ttm_init(vdev);
+	if (ret)
+		return ret;
+
+	ret = vrampool_dmem_init(vdev);
 	if (ret)
 		return ret;
 

@@ -20,6 +20,7 @@
 
 struct drm_vrampool_pool_entry;
 struct kobject;
+struct dmem_cgroup_region;
 struct vrampool_sysfs_dir;
 
 /**
@@ -120,6 +121,11 @@ struct vrampool_device {
 	atomic64_t reclaimed_bytes;
 	/** @reclaimed_pages: how many pages (and buffers) that was */
 	atomic64_t reclaimed_pages;
+	/**
+	 * @dmem_region: its VRAM as a dmem cgroup region, NULL without the
+	 * controller (DOC: dmem cgroup, in vrampool_dmem.c)
+	 */
+	struct dmem_cgroup_region *dmem_region;
 };
 
 #endif /* _VRAMPOOL_DEVICE_TYPES_H_ */

@@ -373,7 +373,8 @@ void vrampool_pool_page_release_free(struct vrampool_pool *pool, struct vrampool
 	xa_for_each_marked(&pool->pages, index, ppage, VRAMPOOL_PAGE_FREE) {
 		if (trim && trim->done(trim))
 			break;
-		if (!vrampool_pool_page_unmark_busy(ppage))
+		if (!vrampool_pool_page_unmark_busy(ppage) &&
+		    vrampool_trim_may_release(trim, ppage))
 			vrampool_pool_page_release(ppage);
 		cond_resched();
 	}

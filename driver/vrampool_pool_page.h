@@ -63,4 +63,17 @@ void vrampool_pool_page_put_back(struct vrampool_alloc *a);
 bool vrampool_pool_page_unmark_busy(struct vrampool_pool_page *ppage);
 void vrampool_pool_page_release_free(struct vrampool_pool *pool, struct vrampool_trim *trim);
 
+/**
+ * vrampool_trim_may_release() - whether a trim may release a free page
+ * @trim: the trim, or NULL for an explicit cleanup (every free page goes)
+ * @ppage: the page
+ *
+ * Return: false when &vrampool_trim.may_release keeps it.
+ */
+static inline bool vrampool_trim_may_release(struct vrampool_trim *trim,
+					     struct vrampool_pool_page *ppage)
+{
+	return !trim || !trim->may_release || trim->may_release(trim, ppage);
+}
+
 #endif /* _VRAMPOOL_POOL_PAGE_H_ */

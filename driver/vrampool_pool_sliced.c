@@ -196,7 +196,7 @@ static void sliced_trim(struct vrampool_pool *pool, struct vrampool_trim *trim)
 	list_for_each_entry_safe(ppage, next, &pool->by_age, age_link) {
 		if (trim && trim->done(trim))
 			break;
-		if (!ppage->live)
+		if (!ppage->live && vrampool_trim_may_release(trim, ppage))
 			vrampool_pool_page_release(ppage);
 		cond_resched();
 	}

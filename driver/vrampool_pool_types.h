@@ -57,6 +57,11 @@ struct vrampool_backing {
 struct vrampool_trim {
 	/** @done: whether enough was given back: then nothing more is released */
 	bool (*done)(struct vrampool_trim *trim);
+	/**
+	 * @may_release: whether a free page may go (the dmem cgroup's
+	 * protection, DOC: dmem cgroup); NULL when every free page may
+	 */
+	bool (*may_release)(struct vrampool_trim *trim, struct vrampool_pool_page *ppage);
 };
 
 /**

@@ -208,6 +208,7 @@ void vrampool_reclaim_end(struct vrampool_reclaim *walk)
 		vrampool_client_put(walk->victims[i].client);
 	kvfree(walk->victims);
 	walk->victims = NULL;
+	vrampool_dmem_filter_end(&walk->filter);
 	walk->count = 0;
 	atomic64_add(walk->work, &vdev->reclaim_work);
 }
@@ -237,7 +238,7 @@ static u64 reclaim_client(struct vrampool_reclaim *walk, struct vrampool_client 
 
 	vram = vrampool_client_vram(other);
 	pages = other->pages;
-	vrampool_client_trim(other, walk->want_vram, walk->want_pages);
+	vrampool_client_trim(other, walk->want_vram, walk->want_pages, &walk->filter);
 	vram -= vrampool_client_vram(other);
 	pages -= other->pages;
 	if (!pages) {

@@ -8,6 +8,8 @@
 
 #include <linux/types.h>
 
+#include "vrampool_dmem.h"
+
 struct vrampool_client;
 
 /**
@@ -54,6 +56,12 @@ struct vrampool_reclaim {
 	 * request its user's limits refuse
 	 */
 	bool same_user;
+	/**
+	 * @filter: which of the victims' pages may go, by their dmem cgroup
+	 * (DOC: dmem cgroup, in vrampool_dmem.c); the caller sets it after
+	 * vrampool_reclaim_start(), vrampool_reclaim_end() drops it
+	 */
+	struct vrampool_dmem_filter filter;
 };
 
 int vrampool_reclaim_start(struct vrampool_reclaim *walk, struct vrampool_client *self,

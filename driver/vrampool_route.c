@@ -16,6 +16,7 @@
 #include "vrampool_alloc_cache.h"
 #include "vrampool_client.h"
 #include "vrampool_device.h"
+#include "vrampool_dmem.h"
 #include "vrampool_handles.h"
 #include "vrampool_modparams.h"
 #include "vrampool_pool.h"
@@ -193,6 +194,7 @@ static int quota_error(struct vrampool_client *client, struct drm_vrampool_alloc
 		       u64 size)
 {
 	err->code = DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED;
+	err->pool = DRM_VRAMPOOL_QUOTA_DEVICE;
 	err->size = size;
 	err->capacity = client->quota_refused;
 	err->in_use = vrampool_tenant_vram(client->tenant);
@@ -200,10 +202,32 @@ static int quota_error(struct vrampool_client *client, struct drm_vrampool_alloc
 }
 
 /*
+ * A dmem cgroup's dmem.max refused a new page: the controller does not
+ * tell drivers the limit nor the usage (DOC: dmem cgroup).
+ */
+static int cgroup_error(struct drm_vrampool_alloc_error *err, u64 size)
+{
+	err->code = DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED;
+	err->pool = DRM_VRAMPOOL_QUOTA_CGROUP;
+	err->size = size;
+	err->capacity = 0;
+	err->in_use = 0;
+	return -EDQUOT;
+}
+
+/* A new route: what refused the last one is forgotten. */
+static void route_again_begin(struct vrampool_client *client)
+{
+	client->quota_refused = 0;
+	client->cgroup_refused = false;
+}
+
+/*
  * What the next step of @walk must give back for the page @refused (-ENOSPC:
- * VRAM; -EDQUOT: the user's limits) refused: the page's VRAM less what the
- * device has free, the user's excess over the quota, or one page; at least
- * a byte, so that each step gives back a page at least.
+ * VRAM; -EDQUOT: the user's limits or a dmem cgroup) refused: the page's
+ * VRAM less what the device has free, the whole page (a cgroup's usage is
+ * not known), the user's excess over the quota, or one page; at least a
+ * byte, so that each step gives back a page at least.
  */
 static void reclaim_want(struct vrampool_client *client, int refused,
 			 struct vrampool_reclaim *walk)
@@ -218,6 +242,8 @@ static void reclaim_want(struct vrampool_client *client, int refused,
 	if (refused == -ENOSPC) {
 		limit = vdev->props.vram_size;
 		have = limit - min(limit, vrampool_vram_mgr_in_use(&vdev->vram_mgr));
+	} else if (client->cgroup_refused) {
+		have = 0;
 	} else if (client->quota_refused) {
 		limit = client->quota_refused;
 		have = limit - min(limit, vrampool_tenant_vram(tenant));
@@ -232,11 +258,13 @@ static void reclaim_want(struct vrampool_client *client, int refused,
 
 /*
  * The steps of @walk, the client locked on entry and on return: after
- * each, routes the request again, while the refusal stays @refused.
+ * each, routes the request again, while the refusal stays @refused, by
+ * the same limit.
  */
 static int reclaim_walk(struct vrampool_client *client, struct drm_vrampool_alloc *args,
 			struct vrampool_alloc *a, struct vrampool_reclaim *walk, int refused)
 {
+	bool cgroup = client->cgroup_refused;
 	int ret = refused, err;
 	u64 freed;
 
@@ -254,35 +282,64 @@ static int reclaim_walk(struct vrampool_client *client, struct drm_vrampool_allo
 		}
 		if (!freed)
 			break;
-		client->quota_refused = 0;
+		route_again_begin(client);
 		ret = route(client, args->size, args->flags, a, &args->error);
 		reclaim_want(client, refused, walk);
-	} while (ret == refused && !args->error.code);
+	} while (ret == refused && !args->error.code && client->cgroup_refused == cgroup);
 	return ret;
 }
 
 /*
- * The request cannot be served even after the client's own cleanup: takes
- * the free pages of other clients (of its own user's other files only,
- * when the user's limits refused it, @same_user), the idlest first, only
- * what the refused page needs, and routes again after each step, while the
- * refusal stays the same; none when all their caches could not make room
- * (for the quota: could not bring the user back under it).
- * The client lock is dropped for each step and retaken (without
- * interruption: the caller holds it on return, whatever happens).
+ * One walk for @refused (-ENOSPC: VRAM; -EDQUOT: the user's limits, or a
+ * dmem cgroup's when &vrampool_client.cgroup_refused), sparing the pages
+ * dmem.low protects unless @ignore_low; @hit_low says it spared some.
  */
-static int route_reclaiming(struct vrampool_client *client, struct drm_vrampool_alloc *args,
-			    struct vrampool_alloc *a, bool same_user)
+static int reclaim_pass(struct vrampool_client *client, struct drm_vrampool_alloc *args,
+			struct vrampool_alloc *a, int refused, bool ignore_low, bool *hit_low)
 {
+	bool same_user = refused == -EDQUOT && !client->cgroup_refused;
 	struct vrampool_reclaim walk;
 	int ret;
 
 	mutex_unlock(&client->lock);
 	ret = vrampool_reclaim_start(&walk, client, same_user);
 	mutex_lock(&client->lock);
-	if (!ret)
-		ret = reclaim_walk(client, args, a, &walk, same_user ? -EDQUOT : -ENOSPC);
+	walk.filter.ignore_low = ignore_low;
+	if (!ret && client->cgroup_refused &&
+	    !vrampool_dmem_limit(client->vdev, client->refused_vram, &walk.filter)) {
+		/* The cgroup's usage fell meanwhile: the page may fit now. */
+		route_again_begin(client);
+		ret = route(client, args->size, args->flags, a, &args->error);
+	} else if (!ret) {
+		ret = reclaim_walk(client, args, a, &walk, refused);
+	}
+	*hit_low = walk.filter.hit_low;
 	vrampool_reclaim_end(&walk);
+	return ret;
+}
+
+/*
+ * The request cannot be served even after the client's own cleanup: takes
+ * the free pages of other clients (of its own user's other files only,
+ * when the user's limits refused it; charged inside the dmem cgroup whose
+ * limit refused it, for a cgroup), the idlest first, only what the refused
+ * page needs, and routes again after each step, while the refusal stays
+ * the same; none when all their caches could not make room (for the quota:
+ * could not bring the user back under it). Pages dmem.min protects are
+ * never taken, those dmem.low protects only by a second walk when the
+ * first could not make room (DOC: dmem cgroup).
+ * The client lock is dropped for each step and retaken (without
+ * interruption: the caller holds it on return, whatever happens).
+ */
+static int route_reclaiming(struct vrampool_client *client, struct drm_vrampool_alloc *args,
+			    struct vrampool_alloc *a, int refused)
+{
+	bool hit_low;
+	int ret;
+
+	ret = reclaim_pass(client, args, a, refused, false, &hit_low);
+	if (ret == refused && !args->error.code && hit_low)
+		ret = reclaim_pass(client, args, a, refused, true, &hit_low);
 	return ret;
 }
 
@@ -290,7 +347,7 @@ static int route_reclaiming(struct vrampool_client *client, struct drm_vrampool_
 static void alloc_begin(struct vrampool_client *client, u32 n)
 {
 	client->alloc_nr += n;
-	client->quota_refused = 0;
+	route_again_begin(client);
 	client->refused_vram = 0;
 	client->hopeless = false;
 	WRITE_ONCE(client->last_alloc, atomic64_add_return(n, &client->vdev->alloc_clock));
@@ -301,8 +358,10 @@ static void alloc_begin(struct vrampool_client *client, u32 n)
  * the user is at its page limit or VRAM quota (unless the page it needs is
  * larger than VRAM or the quota: then at once): its own free cached pages
  * must not make it fail; then, if the user's limits still refuse, after
- * reclaiming the free pages of the user's other files; then, if VRAM is
- * full, after reclaiming other clients' free pages.
+ * reclaiming the free pages of the user's other files; then, if its dmem
+ * cgroup's limit refuses, after reclaiming the free pages charged inside
+ * that cgroup; then, if VRAM is full, after reclaiming other clients' free
+ * pages.
  */
 static int client_alloc(struct vrampool_client *client, struct drm_vrampool_alloc *args,
 			struct vrampool_alloc *a)
@@ -319,17 +378,22 @@ static int client_alloc(struct vrampool_client *client, struct drm_vrampool_allo
 		goto refused;	/* nothing given back could make room */
 
 	vrampool_client_cleanup(client);
-	client->quota_refused = 0;
+	route_again_begin(client);
 	ret = route(client, args->size, args->flags, a, &args->error);
-	if (ret == -EDQUOT && !args->error.code)
-		ret = route_reclaiming(client, args, a, true);
+	/* In the order a new page meets them: the user's limits, the cgroup, VRAM. */
+	if (ret == -EDQUOT && !args->error.code && !client->cgroup_refused)
+		ret = route_reclaiming(client, args, a, -EDQUOT);
+	if (ret == -EDQUOT && !args->error.code && client->cgroup_refused)
+		ret = route_reclaiming(client, args, a, -EDQUOT);
 	if (ret == -ENOSPC && !args->error.code)
-		ret = route_reclaiming(client, args, a, false);
+		ret = route_reclaiming(client, args, a, -ENOSPC);
 	if (args->error.code)
 		return ret;
 refused:
 	if (ret == -ENOSPC)
 		return alloc_error(&args->error, DRM_VRAMPOOL_ERR_OUT_OF_MEMORY, args->size);
+	if (ret == -EDQUOT && client->cgroup_refused)
+		return cgroup_error(&args->error, args->size);
 	if (ret == -EDQUOT && client->quota_refused)
 		return quota_error(client, &args->error, args->size);
 	if (ret == -EDQUOT)

@@ -65,6 +65,7 @@
 #include <drm/drm_managed.h>
 
 #include "vrampool_device_types.h"
+#include "vrampool_dmem.h"
 #include "vrampool_sysfs.h"
 #include "vrampool_sysfs_dir.h"
 #include "vrampool_vram_mgr.h"
@@ -74,7 +75,7 @@
 enum dev_field {
 	DF_VRAM_SIZE, DF_VRAM_IN_USE, DF_ALIGNMENT, DF_MAX_PAGE_SIZE,
 	DF_EXCLUSIVE_MEMORY_ONLY, DF_CLIENT_COUNT, DF_VRAM_QUOTA, DF_RECLAIMED,
-	DF_RECLAIMED_PAGES, DF_COUNT,
+	DF_RECLAIMED_PAGES, DF_DMEM_REGION, DF_COUNT,
 };
 
 static const char *const dev_files[DF_COUNT] = {
@@ -87,7 +88,18 @@ static const char *const dev_files[DF_COUNT] = {
 	[DF_VRAM_QUOTA] = "vram_quota",
 	[DF_RECLAIMED] = "reclaimed",
 	[DF_RECLAIMED_PAGES] = "reclaimed_pages",
+	[DF_DMEM_REGION] = "dmem_region",
 };
+
+/* dmem_region: the device's dmem cgroup region, "none" without one. */
+static ssize_t dmem_region_show(struct vrampool_device *vdev, char *buf)
+{
+	const char *unique = vrampool_dmem_region_name(vdev);
+
+	if (!unique)
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf, "drm/%s/vram\n", unique);
+}
 
 static ssize_t dev_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
@@ -120,6 +132,8 @@ static ssize_t dev_show(struct kobject *kobj, struct kobj_attribute *attr, char 
 	case DF_RECLAIMED_PAGES:
 		v = atomic64_read(&vdev->reclaimed_pages);
 		break;
+	case DF_DMEM_REGION:
+		return dmem_region_show(vdev, buf);
 	default:
 		v = atomic_read(&vdev->client_count);
 		break;

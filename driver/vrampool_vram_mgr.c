@@ -140,6 +140,7 @@ static int vrampool_vram_alloc(struct ttm_resource_manager *man,
 	u64 min_block;
 	int ret;
 
+	vrampool_bo_note_attempt(tbo, false);
 	ret = place_to_buddy(man, tbo, place, &flags, &min_block);
 	if (ret)
 		return ret;
@@ -154,7 +155,7 @@ static int vrampool_vram_alloc(struct ttm_resource_manager *man,
 	ret = vram_alloc_blocks(mgr, place, vres, flags, min_block);
 	if (ret) {
 		if (ret == -ENOSPC)
-			vrampool_bo_note_no_space(tbo);
+			vrampool_bo_note_attempt(tbo, true);
 		ttm_resource_fini(man, &vres->base);
 		kfree(vres);
 		return ret;

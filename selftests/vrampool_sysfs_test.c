@@ -56,8 +56,9 @@ VP_SYSFS_CLIENT_FIXTURE(sysfs);
 /* ---- The device folder --------------------------------------------------- */
 
 static const char *const dev_files[] = {
-	"alignment", "client_count", "clients", "exclusive_memory_only", "max_page_size",
-	"reclaimed", "reclaimed_pages", "users", "vram_in_use", "vram_quota", "vram_size",
+	"alignment", "client_count", "clients", "dmem_region", "exclusive_memory_only",
+	"max_page_size", "reclaimed", "reclaimed_pages", "users", "vram_in_use", "vram_quota",
+	"vram_size",
 };
 
 static const struct {

@@ -22,6 +22,7 @@
 #include <drm/ttm/ttm_resource.h>
 
 #include "vrampool_bo.h"
+#include "vrampool_compat.h"
 #include "vrampool_vram_cursor.h"
 #include "vrampool_vram_mgr.h"
 
@@ -35,7 +36,7 @@ struct test_res {
 	struct vram_env *env;
 	struct vrampool_bo bo;
 	struct ttm_resource *res;
-	bool no_space;
+	struct vrampool_bo_attempt attempt;
 };
 
 static void env_teardown(void *arg)
@@ -51,7 +52,7 @@ static struct vram_env *env_make(struct kunit *test, u64 size)
 
 	KUNIT_ASSERT_NOT_NULL(test, env);
 	spin_lock_init(&env->bdev.lru_lock);
-	INIT_LIST_HEAD(&env->bdev.pinned);
+	INIT_LIST_HEAD(vrampool_compat_ttm_pinned_list(&env->bdev));
 	KUNIT_ASSERT_EQ(test, vrampool_vram_mgr_setup(&env->mgr, &env->bdev, size), 0);
 	ttm_set_driver_manager(&env->bdev, TTM_PL_VRAM, &env->mgr.man);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, env_teardown, env), 0);
@@ -82,7 +83,7 @@ static int res_alloc(struct kunit *test, struct vram_env *env, u64 size, u32 fpf
 	tr->env = env;
 	tr->bo.tbo.bdev = &env->bdev;
 	tr->bo.tbo.base.size = size;
-	tr->bo.no_space = &tr->no_space;
+	tr->bo.attempt = &tr->attempt;
 	ret = env->mgr.man.func->alloc(&env->mgr.man, &tr->bo.tbo, &place, &tr->res);
 	if (!ret)
 		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, res_free, tr), 0);
@@ -159,7 +160,8 @@ static void vram_mgr_fragmented_gets_all_free(struct kunit *test)
 	}
 
 	KUNIT_EXPECT_EQ(test, res_alloc(test, env, SZ_4K, 0, 0, 0, &more), -ENOSPC);
-	KUNIT_EXPECT_TRUE(test, more->no_space);
+	KUNIT_EXPECT_TRUE(test, more->attempt.asked);
+	KUNIT_EXPECT_TRUE(test, more->attempt.no_space);
 }
 
 /* Freed blocks merge back: the whole VRAM is one block again, contiguous. */

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the debug kernel of "make check-debug" from build/linux-source-6.12
-# with the config fragment selftests/qemu/debug.config, out of tree, once per
-# (fragment, linux-source-6.12 version, compiler, recipe): the build lives in
+# Build the debug kernel of "make check-debug" from the newest kernel's
+# source, build/linux-source-NEWEST_SERIES (default 7.3; setup-newest.sh
+# extracts Debian's linux-source package there), with the config fragment
+# selftests/qemu/debug.config, out of tree, once per (fragment, source
+# package version, compiler, recipe): the build lives in
 #
 #   build/debug-kernel/<key>/obj      the O= tree: bzImage, KDIR for modules
 #   build/debug-kernel/<key>/root     modules_install + depmod (initramfs input)
@@ -20,7 +22,8 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
-KSRC=$BUILD/linux-source-6.12
+NEWEST_SERIES=${NEWEST_SERIES:-7.3}
+KSRC=$BUILD/linux-source-$NEWEST_SERIES
 FRAGMENT=$HERE/debug.config
 DK=$BUILD/debug-kernel
 RECIPE=1	# bump when the steps below change what gets built
@@ -32,10 +35,11 @@ log() { echo "debug-kernel: $*" >&2; }
 # runs under "make -jN" (whose jobserver it would not get anyway).
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
-[ -f "$KSRC/Makefile" ] || { log "$KSRC missing (run make setup)"; exit 1; }
-SRCVER=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+[ -f "$KSRC/Makefile" ] && [ -s "$KSRC/.vrampool-version" ] ||
+	{ log "$KSRC missing (run make setup-newest)"; exit 1; }
+SRCVER=$(cat "$KSRC/.vrampool-version")
 CCVER=$(gcc --version | head -n 1)
-KEY=$({ echo "recipe $RECIPE"; echo "linux-source-6.12 $SRCVER"; echo "cc $CCVER";
+KEY=$({ echo "recipe $RECIPE"; echo "linux-source-$NEWEST_SERIES $SRCVER"; echo "cc $CCVER";
 	cat "$FRAGMENT"; } | sha256sum | cut -c 1-16)
 DIR=$DK/$KEY
 OBJ=$DIR/obj
@@ -46,7 +50,7 @@ if [ -f "$DIR/done" ]; then
 fi
 
 if [ -e "$KSRC/.config" ] || [ -d "$KSRC/arch/x86/include/generated" ]; then
-	log "$KSRC holds in-tree build output; run make setup (it cleans it)"
+	log "$KSRC holds in-tree build output; remove it and run make setup-newest"
 	exit 1
 fi
 
@@ -61,7 +65,7 @@ mkdir -p "$OBJ"
 
 start=$(date +%s)
 log "building $SRCVER with $(basename "$FRAGMENT") in ${DIR#"$ROOT"/} (key $KEY)"
-log "9 to 15 minutes on 2 cores; log: ${DIR#"$ROOT"/}/build.log"
+log "13 to 19 minutes on 2 cores; log: ${DIR#"$ROOT"/}/build.log"
 {
 	make -C "$KSRC" O="$OBJ" allnoconfig
 	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" "$FRAGMENT"

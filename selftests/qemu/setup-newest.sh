@@ -18,7 +18,9 @@
 #     it. The key hashes the suite, the kernel version and the package list,
 #     so a new kernel makes a new root and the old one is removed. Modules
 #     are built inside it with in-root.sh: the kernel's kbuild programs need
-#     the C library of the suite they were built in.
+#     the C library of the suite they were built in;
+#   - linux-source-NEWEST_SERIES of the same suite, extracted under
+#     build/linux-source-NEWEST_SERIES: the debug tier's kernel source.
 # A warm run does not touch the network and takes well under a second.
 # VRAMPOOL_REFRESH=1 re-resolves the newest kernel version.
 set -euo pipefail
@@ -202,3 +204,27 @@ ln -sfn "root-$KEY" "$N/root"
 for old in "$N"/root-*; do
 	[ "$old" = "$BROOT" ] || rm -rf "$old"
 done
+
+# 4. The newest kernel's source, for the debug tier (build-debug-kernel.sh
+#    builds its debug kernel from it): linux-source-SERIES of the same
+#    suite, downloaded and its tarball extracted once per kernel version in
+#    build/linux-source-SERIES, the package version in .vrampool-version.
+SRCPKG=linux-source-$NEWEST_SERIES
+SRCDIR=$BUILD/$SRCPKG
+src_ok() {
+	[ -f "$STAMPS/source-$KVER" ] && [ -f "$SRCDIR/Makefile" ] && [ -s "$SRCDIR/.vrampool-version" ]
+}
+if ! src_ok; then
+	rm -rf "$N/src" "$SRCDIR" "$STAMPS"/source-*
+	log "downloading $SRCPKG"
+	download "$N/src" "$SRCPKG"
+	deb=$(compgen -G "$N/src/${SRCPKG}_*.deb" | head -n 1)
+	[ -n "$deb" ] || { log "no $SRCPKG package downloaded"; exit 1; }
+	log "extracting $SRCPKG ($(dpkg-deb -f "$deb" Version))"
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -x -O "./usr/src/$SRCPKG.tar.xz" | tar -xJ -C "$BUILD"
+	[ -f "$SRCDIR/Makefile" ] || { log "$SRCPKG.tar.xz did not give $SRCDIR"; exit 1; }
+	dpkg-deb -f "$deb" Version > "$SRCDIR/.vrampool-version"
+	rm -rf "$N/src"
+	touch "$STAMPS/source-$KVER"
+fi

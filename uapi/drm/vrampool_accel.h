@@ -336,8 +336,13 @@ struct drm_vrampool_pool_entry {
  * DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED - a new page would take the VRAM the
  * client's user (all its files) holds past the device's ``vram_quota``,
  * even after a cleanup of the client's pools and of the user's other
- * files' free cached pages [size; capacity: the quota in bytes; in_use:
- * the VRAM the user holds, in bytes] (-EDQUOT)
+ * files' free cached pages [size; pool: %DRM_VRAMPOOL_QUOTA_DEVICE;
+ * capacity: the quota in bytes; in_use: the VRAM the user holds, in
+ * bytes]; or past the ``dmem.max`` of the caller's dmem cgroup or of an
+ * ancestor, even after a cleanup of the client's pools and of the free
+ * cached pages charged inside that cgroup [size; pool:
+ * %DRM_VRAMPOOL_QUOTA_CGROUP; capacity and in_use: 0, the cgroup's
+ * ``dmem.max`` and ``dmem.current`` say them] (-EDQUOT)
  */
 #define DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED		17
 /**
@@ -347,6 +352,14 @@ struct drm_vrampool_pool_entry {
 #define DRM_VRAMPOOL_ERR_DUPLICATE_HANDLE	18
 
 /* Per-user limits, for &drm_vrampool_alloc_error.pool with %DRM_VRAMPOOL_ERR_CLIENT_LIMIT */
+/** DRM_VRAMPOOL_QUOTA_DEVICE - the device's ``vram_quota`` (&drm_vrampool_alloc_error.pool) */
+#define DRM_VRAMPOOL_QUOTA_DEVICE		0
+/**
+ * DRM_VRAMPOOL_QUOTA_CGROUP - a dmem cgroup's ``dmem.max`` for the device's
+ * region ``drm/<unique>/vram``, where the kernel has the dmem controller
+ * (&drm_vrampool_alloc_error.pool)
+ */
+#define DRM_VRAMPOOL_QUOTA_CGROUP		1
 /** DRM_VRAMPOOL_LIMIT_ALLOCATIONS - live allocations (module parameter max_allocations) */
 #define DRM_VRAMPOOL_LIMIT_ALLOCATIONS		1
 /** DRM_VRAMPOOL_LIMIT_PAGES - pool pages of all the user's pools (module parameter max_pages) */
@@ -576,6 +589,16 @@ struct drm_vrampool_pool_query {
  * @error.size the request) and leaves nothing behind. Lowering the quota takes nothing away; it
  * only refuses new pages.
  *
+ * Where the kernel has the dmem cgroup controller, each device's VRAM is
+ * the region ``drm/<unique>/vram`` (sysfs ``vrampool/dmem_region``): every
+ * pool page is charged to the dmem cgroup of the task whose ALLOC made it,
+ * and a ``dmem.max`` that refuses a new page works as ``vram_quota`` does,
+ * with the free cached pages charged inside the refusing cgroup reclaimed
+ * instead of the user's (%DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED, @error.pool
+ * %DRM_VRAMPOOL_QUOTA_CGROUP). ``dmem.min`` and ``dmem.low`` protect a
+ * cgroup's cached pages from other clients' reclaim (DOC: dmem cgroup in
+ * the driver's documentation).
+ *
  * When VRAM itself cannot hold a new page, even after the explicit cleanup
  * of the client's own pools, the kernel reclaims the free cached pages of
  * the device's other clients (wholly free sliced pages, free exclusive
@@ -665,7 +688,9 @@ struct drm_vrampool_alloc_error {
 	/**
 	 * @pool: [out] the pool at fault, when one is (capacity exceeded);
 	 * with %DRM_VRAMPOOL_ERR_CLIENT_LIMIT, the limit reached, a
-	 * ``DRM_VRAMPOOL_LIMIT_*`` value
+	 * ``DRM_VRAMPOOL_LIMIT_*`` value; with
+	 * %DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED, which quota, a
+	 * ``DRM_VRAMPOOL_QUOTA_*`` value
 	 */
 	__u32 pool;
 
@@ -675,7 +700,8 @@ struct drm_vrampool_alloc_error {
 	/**
 	 * @capacity: [out] the capped pool's capacity, in bytes; with
 	 * %DRM_VRAMPOOL_ERR_CLIENT_LIMIT, the limit (allocations or pages);
-	 * with %DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED, the quota in bytes
+	 * with %DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED, the quota in bytes (0 for
+	 * a dmem cgroup's)
 	 */
 	__u64 capacity;
 
@@ -683,7 +709,7 @@ struct drm_vrampool_alloc_error {
 	 * @in_use: [out] bytes in use in that pool; with
 	 * %DRM_VRAMPOOL_ERR_CLIENT_LIMIT, the allocations or pages the client
 	 * holds; with %DRM_VRAMPOOL_ERR_QUOTA_EXCEEDED, the bytes of VRAM it
-	 * holds
+	 * holds (0 for a dmem cgroup's quota)
 	 */
 	__u64 in_use;
 };

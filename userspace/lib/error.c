@@ -173,6 +173,12 @@ int vrampool_error_message(const struct vrampool_error *e, char *buf, size_t len
 	case VRAMPOOL_ERR_CLIENT_LIMIT:
 		return limit_message(e, buf, len);
 	case VRAMPOOL_ERR_QUOTA_EXCEEDED:
+		if (e->limit == DRM_VRAMPOOL_QUOTA_CGROUP)
+			return snprintf(buf, len,
+					"VRAM quota exceeded allocating %" PRIu64
+					" bytes: a new page would pass the dmem.max of the caller's"
+					" dmem cgroup or of an ancestor",
+					e->size);
 		return snprintf(buf, len,
 				"VRAM quota exceeded allocating %" PRIu64
 				" bytes: the user's files hold %" PRIu64

@@ -137,13 +137,16 @@ struct vrampool_error {
 	uint64_t value;		/* INVALID_ARGUMENT: the offending value */
 	uint64_t capacity;	/* POOL_CAPACITY_EXCEEDED: the capped pool's capacity;
 				 * CLIENT_LIMIT: the limit;
-				 * QUOTA_EXCEEDED: the device's vram_quota, bytes */
+				 * QUOTA_EXCEEDED: the device's vram_quota, bytes
+				 * (0 for a dmem cgroup's dmem.max) */
 	uint64_t in_use;	/* POOL_CAPACITY_EXCEEDED: bytes in use in it;
 				 * CLIENT_LIMIT: what the user holds of the limit;
-				 * QUOTA_EXCEEDED: bytes of VRAM the user holds */
+				 * QUOTA_EXCEEDED: bytes of VRAM the user holds
+				 * (0 for a dmem cgroup's dmem.max) */
 	uint32_t pool;		/* POOL_CAPACITY_EXCEEDED: its index */
 	uint32_t handle;	/* NOT_FOUND, DUPLICATE_HANDLE: the handle */
-	uint32_t limit;		/* CLIENT_LIMIT: which, a DRM_VRAMPOOL_LIMIT_* value */
+	uint32_t limit;		/* CLIENT_LIMIT: which, a DRM_VRAMPOOL_LIMIT_* value;
+				 * QUOTA_EXCEEDED: which, a DRM_VRAMPOOL_QUOTA_* value */
 	/* size: also POOL_CAPACITY_EXCEEDED, BUFFER_TOO_BIG, OUT_OF_MEMORY, CLIENT_LIMIT,
 	 * QUOTA_EXCEEDED */
 };
