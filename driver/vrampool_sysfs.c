@@ -21,7 +21,9 @@
  * The device's totals are world-readable; a client's files (clients/<id>/
  * and its pools) are root's alone (CLIENT_FILE_MODE): what another tenant
  * runs, and how much of what, is no business of other users or of
- * containers that see /sys. Its comm reads empty, like its pid 0, for a
+ * containers that see /sys. Nor which clients are open, or which users
+ * have files open: root alone lists clients/ and users/ (FOLDER_MODE),
+ * and a user reaches its own users/<uid>/ by its name. Its comm reads empty, like its pid 0, for a
  * reader whose pid namespace does not see the process.
  *
  * A pools/<index> file stands for a position in the layout, not for one
@@ -157,6 +159,27 @@ static ssize_t dev_store(struct kobject *kobj, struct kobj_attribute *attr, cons
 	return count;
 }
 
+/* clients/ and users/: root lists them; everyone may pass through. */
+#define FOLDER_MODE	0711
+
+/*
+ * kobject_create_and_add() makes a folder of mode 0755; sysfs_chmod_file()
+ * changes the mode of any node of its parent by name, a folder's too.
+ */
+static struct kobject *unlisted_folder(struct kobject *parent, const char *name)
+{
+	const struct attribute node = { .name = name };
+	struct kobject *kobj;
+
+	kobj = kobject_create_and_add(name, parent);
+	if (kobj && sysfs_chmod_file(parent, &node, FOLDER_MODE)) {
+		kobject_del(kobj);
+		kobject_put(kobj);
+		kobj = NULL;
+	}
+	return kobj;
+}
+
 static void vrampool_sysfs_fini(void *data)
 {
 	struct vrampool_device *vdev = data;
@@ -206,10 +229,10 @@ int vrampool_sysfs_init(struct vrampool_device *vdev)
 	if (!dir)
 		return -ENOMEM;
 
-	vdev->sysfs_clients = kobject_create_and_add("clients", dir->kobj);
+	vdev->sysfs_clients = unlisted_folder(dir->kobj, "clients");
 	if (!vdev->sysfs_clients)
 		goto err_dir;
-	vdev->sysfs_users = kobject_create_and_add("users", dir->kobj);
+	vdev->sysfs_users = unlisted_folder(dir->kobj, "users");
 	if (!vdev->sysfs_users)
 		goto err_clients;
 	vdev->sysfs = dir;

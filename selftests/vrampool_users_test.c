@@ -18,7 +18,9 @@
  *    pages and files exact and equal to every file's vrampool-user-*
  *    fdinfo lines; readable by the user, refused (EACCES) to another
  *    unprivileged user; gone after the user's last close; a client's
- *    clients/<id>/uid names its user;
+ *    clients/<id>/uid names its user; users/ and clients/ are mode 0711:
+ *    root lists them, another user only passes through (EACCES on
+ *    listing, its own folder still reached by name);
  *  - reclaim between users: what one user's cache lost to another's
  *    request is that user's reclaimed and the other's reclaim_taken;
  *  - the quota's remaining budget: a page that would pass the quota by
@@ -34,6 +36,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -215,7 +218,18 @@ enum {
 	READER_OWN = 2,		/* could not read its own folder */
 	READER_OTHER = 4,	/* read another user's folder */
 	READER_ERRNO = 8,	/* refused, but not with EACCES */
+	READER_LISTED = 16,	/* listed users/ or clients/ */
 };
+
+/* Whether listing @dir is refused with EACCES. */
+static bool unlisted(const char *dir)
+{
+	DIR *d = opendir(dir);
+
+	if (d)
+		closedir(d);
+	return !d && errno == EACCES;
+}
 
 /* As @uid alone: its own users/ folder is readable, @other's is not. */
 static int __attribute__((noreturn)) reader_child(const struct vp_device *dev, uid_t uid,
@@ -236,6 +250,12 @@ static int __attribute__((noreturn)) reader_child(const struct vp_device *dev, u
 		bad |= READER_OTHER;
 	else if (ret != -EACCES)
 		bad |= READER_ERRNO;
+	vp_sysfs_dev_path(dev, "users", path, sizeof(path));
+	if (!unlisted(path))
+		bad |= READER_LISTED;
+	vp_sysfs_dev_path(dev, "clients", path, sizeof(path));
+	if (!unlisted(path))
+		bad |= READER_LISTED;
 	_exit(bad);
 }
 
@@ -298,11 +318,18 @@ TEST_F(users, user_folder)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status)) {
-		TH_LOG("as uid %d:%s%s%s%s", USER_D,
+		TH_LOG("as uid %d:%s%s%s%s%s", USER_D,
 		       WEXITSTATUS(status) & READER_SETID ? " could not drop to it" : "",
 		       WEXITSTATUS(status) & READER_OWN ? " could not read its own folder" : "",
 		       WEXITSTATUS(status) & READER_OTHER ? " read another user's" : "",
-		       WEXITSTATUS(status) & READER_ERRNO ? " refused without EACCES" : "");
+		       WEXITSTATUS(status) & READER_ERRNO ? " refused without EACCES" : "",
+		       WEXITSTATUS(status) & READER_LISTED ? " listed users/ or clients/" : "");
+	}
+	for (i = 0; i < 2; i++) {
+		vp_sysfs_dev_path(&self->dev, i ? "clients" : "users", path, sizeof(path));
+		ASSERT_EQ(0, stat(path, &st)) TH_LOG("%s: %s", path, strerror(errno));
+		EXPECT_EQ(0711u, st.st_mode & 0777) TH_LOG("%s", path);
+		EXPECT_FALSE(unlisted(path)) TH_LOG("root cannot list %s", path);
 	}
 
 	/* The sums follow every FREE and close, a close with live allocations too. */

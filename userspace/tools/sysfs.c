@@ -374,7 +374,8 @@ static int stat_device(const char *path, struct json *j)
 	if (n < 0) {
 		fprintf(stderr, "vrampoolctl: %s: cannot read %s: %s%s\n", path, clients,
 			strerror(-n),
-			n == -ENOENT ? " (this vrampool module has no per-client sysfs folders)" : "");
+			n == -ENOENT ? " (this vrampool module has no per-client sysfs folders)" :
+			n == -EACCES ? " (only root lists the clients)" : "");
 		free(ids);
 		return EXIT_FAILED;
 	}

@@ -139,7 +139,8 @@ static int user_by_vram(const void *a, const void *b)
 
 /*
  * The users/ folders the reader may read (root: all; another user: its
- * own); nothing when the module has no users/.
+ * own, by name: only root lists users/); nothing when the module has no
+ * users/.
  */
 static int top_users_read(const char *top, struct top_device *d)
 {
@@ -155,6 +156,10 @@ static int top_users_read(const char *top, struct top_device *d)
 		return -ENOMEM;
 	}
 	n = numeric_entries(users, ids, MAX_ENTRIES);
+	if (n == -EACCES) {
+		ids[0] = getuid();	/* the kernel's tenant: the opener's real uid */
+		n = 1;
+	}
 	d->has_users = n >= 0;
 	for (i = 0; i < n; i++) {
 		if (!top_user_read(users, ids[i], &d->users[d->nusers]))
@@ -216,6 +221,8 @@ static int top_device_read(const char *path, struct top_device *d)
 		return EXIT_FAILED;
 	}
 	n = numeric_entries(clients, ids, MAX_ENTRIES);
+	if (n == -EACCES)
+		n = 0;	/* only root lists clients/ (and reads a client's files) */
 	if (n < 0) {
 		fprintf(stderr, "vrampoolctl: %s: cannot read %s: %s\n", path, clients,
 			strerror(-n));
