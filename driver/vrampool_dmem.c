@@ -10,6 +10,7 @@
 
 #include <linux/cgroup_dmem.h>
 #include <linux/err.h>
+#include <linux/sysfs.h>
 
 #include <drm/drm_managed.h>
 #include <drm/ttm/ttm_resource.h>
@@ -57,6 +58,9 @@
  * never evicted); it only refuses new pages, as ``vram_quota`` does.
  */
 
+/* The region is drm/<unique>/REGION_NAME (drmm_cgroup_register_region()). */
+#define REGION_NAME	"vram"
+
 static void dmem_detach(struct drm_device *drm, void *arg)
 {
 	struct vrampool_device *vdev = arg;
@@ -79,7 +83,7 @@ int vrampool_dmem_init(struct vrampool_device *vdev)
 {
 	struct dmem_cgroup_region *region;
 
-	region = vrampool_compat_dmem_register(&vdev->drm, &vdev->vram_mgr.man, "vram",
+	region = vrampool_compat_dmem_register(&vdev->drm, &vdev->vram_mgr.man, REGION_NAME,
 					       vdev->props.vram_size);
 	if (IS_ERR(region))
 		return PTR_ERR(region);
@@ -90,15 +94,18 @@ int vrampool_dmem_init(struct vrampool_device *vdev)
 }
 
 /**
- * vrampool_dmem_region_name() - the name of a device's dmem region
+ * vrampool_dmem_region_show() - a device's dmem region, for sysfs
  * @vdev: the device
+ * @buf: the sysfs page
  *
- * Return: the ``<unique>`` of ``drm/<unique>/vram``, the DRM device's
- * unique name, or NULL when the device has no region.
+ * Return: the bytes of "drm/<unique>/vram\n" written to @buf, or of
+ * "none\n" when the device has no region.
  */
-const char *vrampool_dmem_region_name(struct vrampool_device *vdev)
+ssize_t vrampool_dmem_region_show(struct vrampool_device *vdev, char *buf)
 {
-	return vdev->dmem_region ? vdev->drm.unique : NULL;
+	if (!vdev->dmem_region)
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf, "drm/%s/%s\n", vdev->drm.unique, REGION_NAME);
 }
 
 /**

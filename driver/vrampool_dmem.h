@@ -6,6 +6,7 @@
 #ifndef _VRAMPOOL_DMEM_H_
 #define _VRAMPOOL_DMEM_H_
 
+#include <linux/sysfs.h>
 #include <linux/types.h>
 
 #include "vrampool_device_types.h"
@@ -34,7 +35,7 @@ struct vrampool_dmem_filter {
 
 #if IS_ENABLED(CONFIG_CGROUP_DMEM)
 int vrampool_dmem_init(struct vrampool_device *vdev);
-const char *vrampool_dmem_region_name(struct vrampool_device *vdev);
+ssize_t vrampool_dmem_region_show(struct vrampool_device *vdev, char *buf);
 bool vrampool_dmem_limit(struct vrampool_device *vdev, u64 size,
 			 struct vrampool_dmem_filter *filter);
 void vrampool_dmem_filter_end(struct vrampool_dmem_filter *filter);
@@ -46,9 +47,9 @@ static inline int vrampool_dmem_init(struct vrampool_device *vdev)
 	return 0;
 }
 
-static inline const char *vrampool_dmem_region_name(struct vrampool_device *vdev)
+static inline ssize_t vrampool_dmem_region_show(struct vrampool_device *vdev, char *buf)
 {
-	return NULL;
+	return sysfs_emit(buf, "none\n");
 }
 
 static inline bool vrampool_dmem_limit(struct vrampool_device *vdev, u64 size,

@@ -93,16 +93,6 @@ static const char *const dev_files[DF_COUNT] = {
 	[DF_DMEM_REGION] = "dmem_region",
 };
 
-/* dmem_region: the device's dmem cgroup region, "none" without one. */
-static ssize_t dmem_region_show(struct vrampool_device *vdev, char *buf)
-{
-	const char *unique = vrampool_dmem_region_name(vdev);
-
-	if (!unique)
-		return sysfs_emit(buf, "none\n");
-	return sysfs_emit(buf, "drm/%s/vram\n", unique);
-}
-
 static ssize_t dev_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	struct vrampool_sysfs_attr *a = to_vrampool_sysfs_attr(attr);
@@ -135,7 +125,7 @@ static ssize_t dev_show(struct kobject *kobj, struct kobj_attribute *attr, char 
 		v = atomic64_read(&vdev->reclaimed_pages);
 		break;
 	case DF_DMEM_REGION:
-		return dmem_region_show(vdev, buf);
+		return vrampool_dmem_region_show(vdev, buf);
 	default:
 		v = atomic_read(&vdev->client_count);
 		break;
