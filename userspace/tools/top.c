@@ -153,6 +153,8 @@ static int top_users_read(const char *top, struct top_device *d)
 	d->users = calloc(MAX_ENTRIES, sizeof(*d->users));
 	if (!ids || !d->users) {
 		free(ids);
+		free(d->users);
+		d->users = NULL;
 		return -ENOMEM;
 	}
 	n = numeric_entries(users, ids, MAX_ENTRIES);
@@ -238,6 +240,8 @@ static int top_device_read(const char *path, struct top_device *d)
 	free(ids);
 	qsort(d->clients, d->count, sizeof(*d->clients), by_held);
 	if (top_users_read(top, d)) {
+		free(d->clients);
+		d->clients = NULL;
 		fprintf(stderr, "vrampoolctl: out of memory\n");
 		return EXIT_FAILED;
 	}
