@@ -42,6 +42,7 @@
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -50,10 +51,11 @@
 #define CANARY_BYTE	0xca
 /*
  * kmemleak scans every live task's whole kernel stack, stale parts included,
- * and a freed stack's pages may become the next task's stack: a stale copy
- * of a leaked pointer there hides the leak. Only the last pointers can be
- * left in stack slots and registers, so leak several objects, then wipe
- * the stack below this frame.
+ * and an exited task's stack may stay allocated (the per-CPU cache of
+ * stacks) and scanned until a new task takes it: a stale copy of a leaked
+ * pointer there hides the leak. The allocator's callees leave such copies
+ * well below the caller's frame (KASAN and lockdep make their frames deep),
+ * so leak several objects, then wipe all of the stack below this frame.
  *
  * Nor do they come from a slab cache: 7.3's per-CPU sheaves keep the
  * pointer of each object they handed out in a slot of their own array
@@ -62,7 +64,7 @@
  * count 1). Past KMALLOC_MAX_CACHE_SIZE, kmalloc() takes whole pages,
  * which kmemleak tracks and nothing points to.
  */
-#define CANARY_LEAKS		4
+#define CANARY_LEAKS		8
 #define CANARY_LEAK_SIZE	(4 * PAGE_SIZE)
 /* Longer than the init's lowered thresholds (2 s each) with room for TCG. */
 #define CANARY_SPIN_SECS	8
@@ -74,14 +76,19 @@ static struct dentry *canary_dir;
 static int canary_rcu_value = 0xca;
 static int __rcu *canary_rcu_ptr = RCU_INITIALIZER(&canary_rcu_value);
 
-/* Zero about depth * 512 bytes of stack below the caller's frame. */
-static noinline void canary_wipe_stack(int depth)
+/*
+ * Zero this task's stack from its end up to the stack pointer. Nothing below
+ * the stack pointer is live (the kernel has no red zone), and an interrupt
+ * that pushes its frame there meanwhile is done with it when the loop goes
+ * on. Uninstrumented: KASAN may still hold stale redzones of frames below.
+ */
+static noinline __no_sanitize_address void canary_wipe_stack(void)
 {
-	char junk[512];
+	unsigned long *w = end_of_stack(current) + 1;	/* past STACK_END_MAGIC */
+	unsigned long *sp = (unsigned long *)current_stack_pointer;
 
-	if (depth > 1)
-		canary_wipe_stack(depth - 1);
-	memzero_explicit(junk, sizeof(junk));
+	for (; w < sp; w++)
+		WRITE_ONCE(*w, 0);
 }
 
 static noinline void canary_leak(void)
@@ -99,7 +106,7 @@ static noinline void canary_leak(void)
 	}
 	pr_info("vrampool_canary: leaked %d objects of %lu bytes\n", CANARY_LEAKS,
 		CANARY_LEAK_SIZE);
-	canary_wipe_stack(12);
+	canary_wipe_stack();
 }
 
 static noinline void canary_double_free(void)

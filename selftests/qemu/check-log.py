@@ -778,6 +778,16 @@ def canary_sections(lines):
     return sections
 
 
+def canary_leak_hint(bug, sections, log_lines):
+    """For a silent kmemleak: what the trigger said and what the list held."""
+    if bug != "leak":
+        return ""
+    said = [line for line in sections.get(bug, []) if "vrampool_canary: leaked" in line]
+    listed = sum("unreferenced object 0x" in line for line in log_lines or [])
+    return (f" (the trigger {'printed: ' + said[0].strip() if said else 'printed nothing'};"
+            f" kmemleak's list held {listed} object(s))")
+
+
 def judge_canary(log_lines, console, rep):
     _, markers = split_log(log_lines, rep) if log_lines is not None else ([], [])
     ends = {}
@@ -814,7 +824,8 @@ def judge_canary(log_lines, console, rep):
             rep.passed += 1
             rep.say(f"ok   {bug}: caught by {detector}, and it fails a run: {ours[0].text}")
         elif not got:
-            rep.fail(f"{bug}: {detector} reported nothing: the detector is silent")
+            rep.fail(f"{bug}: {detector} reported nothing: the detector is silent"
+                     + canary_leak_hint(bug, sections, log_lines))
         else:
             rep.fail(f"{bug}: expected only {detector} reports naming vrampool_canary, got "
                      + ", ".join(f"{r.kind} ({r.text})" for r in got),
