@@ -58,6 +58,18 @@
  *   with ttm_resource_manager_set_dmem_region() to attach it (7.3):
  *   vrampool_compat_dmem_register(), built only with CONFIG_CGROUP_DMEM
  *   (DOC: dmem cgroup).
+ * - The buddy allocator freed a block it left in its free tree when a
+ *   block split got no memory, a use-after-free and a corrupt tree (6.12,
+ *   Debian's 6.12.118 included), and undoes the split cleanly since "gpu/
+ *   buddy: Fix use-after-free in split_block() call sites" (7.3):
+ *   VRAMPOOL_COMPAT_BUDDY_SPLIT_SAFE. No declaration changed with the fix;
+ *   the probe finds the per-order count of free blocks that came in the
+ *   same series, so a kernel with the fix but not the count is taken for
+ *   unsafe (the cautious side). The driver cannot mend the older kernels;
+ *   there, fault injection leaves the buddy's own allocations alone
+ *   (vrampool_vram_mgr.c), and a real failure of one (a small GFP_KERNEL
+ *   slab object: in practice only an OOM-killed task's) remains the
+ *   kernel's bug.
  *
  * To add a kernel: build against it (make check builds every kernel of the
  * README's table); for an error, write one probe per form of the changed
@@ -140,6 +152,13 @@ vrampool_compat_kmem_cache_alloc_bulk(struct kmem_cache *cache, gfp_t gfp,
 #error "vrampool: kmem_cache_alloc_bulk() has a form driver/compat/ does not know"
 #endif
 }
+
+/* Whether the buddy allocator survives a block split that gets no memory. */
+#if defined(VRAMPOOL_HAVE_GPU_BUDDY_SCOREBOARD)
+#define VRAMPOOL_COMPAT_BUDDY_SPLIT_SAFE	true
+#else
+#define VRAMPOOL_COMPAT_BUDDY_SPLIT_SAFE	false
+#endif
 
 /* struct ttm_device's list of pinned resources. */
 #if defined(VRAMPOOL_HAVE_TTM_DEVICE_UNEVICTABLE)

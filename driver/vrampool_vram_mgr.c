@@ -25,6 +25,7 @@
 #include <drm/ttm/ttm_placement.h>
 
 #include "vrampool_bo.h"
+#include "vrampool_compat.h"
 #include "vrampool_device_types.h"
 #include "vrampool_vram_mgr.h"
 
@@ -68,20 +69,25 @@ static int place_to_buddy(struct ttm_resource_manager *man, struct ttm_buffer_ob
 }
 
 /*
- * The kernel's buddy allocator mishandles a block split that gets no
+ * The buddy allocator of older kernels mishandles a block split that gets no
  * memory: alloc_from_freetree() in drivers/gpu/buddy.c then frees a block it
  * leaves in its free tree (a use-after-free, then a corrupt tree; KASAN
  * reports it). Its block headers are small GFP_KERNEL slab objects, which
- * in practice fail only when a test injects the failure, so a fail-nth
- * armed for this task skips the buddy's own allocations (they neither count
- * nor fail) instead of crashing the kernel; every other allocation an ALLOC
- * makes is still injected.
+ * in practice fail only when a test injects the failure, so on those
+ * kernels (see VRAMPOOL_COMPAT_BUDDY_SPLIT_SAFE) a fail-nth armed for this
+ * task skips the buddy's own allocations (they neither count nor fail)
+ * instead of crashing the kernel; every other allocation an ALLOC makes is
+ * still injected. Where the buddy is fixed, its allocations are injected
+ * like any other.
  */
 static unsigned int fault_injection_pause(void)
 {
 #ifdef CONFIG_FAULT_INJECTION
-	unsigned int nth = READ_ONCE(current->fail_nth);
+	unsigned int nth;
 
+	if (VRAMPOOL_COMPAT_BUDDY_SPLIT_SAFE)
+		return 0;
+	nth = READ_ONCE(current->fail_nth);
 	WRITE_ONCE(current->fail_nth, 0);
 	return nth;
 #else

@@ -3,7 +3,8 @@
  * KUnit tests of the VRAM manager on the buddy allocator: resources that
  * are not contiguous, the cursor over their blocks, and the fragmentation
  * a neighbour's scattered small buffers cause (which a contiguous manager
- * cannot get around and this one does), "full" told from "no memory".
+ * cannot get around and this one does), "full" told from "no memory", and
+ * the buddy whole after block splits that got no memory.
  *
  * The manager runs on a bare TTM device: just what ttm_resource_init()
  * and ttm_resource_fini() touch (the LRU lock and lists, the manager
@@ -14,6 +15,8 @@
  */
 
 #include <kunit/test.h>
+#include <linux/log2.h>
+#include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 
@@ -68,15 +71,10 @@ static void res_free(void *arg)
 	tr->res = NULL;
 }
 
-/* A resource of @size bytes in pages [@fpfn, @lpfn), freed when the test ends. */
-static int res_alloc(struct kunit *test, struct vram_env *env, u64 size, u32 fpfn, u32 lpfn,
-		     u32 flags, struct test_res **out)
+/* A BO of @size bytes to place in @env, with no resource yet. */
+static struct test_res *tr_make(struct kunit *test, struct vram_env *env, u64 size)
 {
-	struct ttm_place place = {
-		.mem_type = TTM_PL_VRAM, .fpfn = fpfn, .lpfn = lpfn, .flags = flags,
-	};
 	struct test_res *tr = kunit_kzalloc(test, sizeof(*tr), GFP_KERNEL);
-	int ret;
 
 	KUNIT_ASSERT_NOT_NULL(test, tr);
 	tr->test = test;
@@ -84,6 +82,19 @@ static int res_alloc(struct kunit *test, struct vram_env *env, u64 size, u32 fpf
 	tr->bo.tbo.bdev = &env->bdev;
 	tr->bo.tbo.base.size = size;
 	tr->bo.attempt = &tr->attempt;
+	return tr;
+}
+
+/* A resource of @size bytes in pages [@fpfn, @lpfn), freed when the test ends. */
+static int res_alloc(struct kunit *test, struct vram_env *env, u64 size, u32 fpfn, u32 lpfn,
+		     u32 flags, struct test_res **out)
+{
+	struct ttm_place place = {
+		.mem_type = TTM_PL_VRAM, .fpfn = fpfn, .lpfn = lpfn, .flags = flags,
+	};
+	struct test_res *tr = tr_make(test, env, size);
+	int ret;
+
 	ret = env->mgr.man.func->alloc(&env->mgr.man, &tr->bo.tbo, &place, &tr->res);
 	if (!ret)
 		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, res_free, tr), 0);
@@ -264,11 +275,103 @@ static void vram_mgr_range_and_compatible(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, res_alloc(test, env, SZ_2M + SZ_4K, 256, 768, 0, &tr), -ENOSPC);
 }
 
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * Place @tr's BO (whole VRAM range, no flags) with the @nth fault point of
+ * this task armed (fail-nth: every slab and page allocation counts); says
+ * whether the fault was injected.
+ */
+static int alloc_armed(struct vram_env *env, struct test_res *tr, unsigned int nth,
+		       bool *injected)
+{
+	struct ttm_place place = { .mem_type = TTM_PL_VRAM };
+	int ret;
+
+	tr->res = NULL;
+	WRITE_ONCE(current->fail_nth, nth);
+	ret = env->mgr.man.func->alloc(&env->mgr.man, &tr->bo.tbo, &place, &tr->res);
+	*injected = !READ_ONCE(current->fail_nth);
+	WRITE_ONCE(current->fail_nth, 0);
+	return ret;
+}
+
+/*
+ * Fails each allocation a placement of @size makes, in turn, until one
+ * placement meets no fault: a failure is -ENOMEM with nothing held; an
+ * absorbed fault (the buddy tried smaller blocks) is a placement like any
+ * other. Returns the number of faults injected.
+ */
+static unsigned int sweep_faults(struct kunit *test, struct vram_env *env, u64 size)
+{
+	struct test_res *tr = tr_make(test, env, size);
+	unsigned int nth, faults = 0;
+	bool injected;
+	int ret;
+
+	for (nth = 1; nth < 1000; nth++) {
+		ret = alloc_armed(env, tr, nth, &injected);
+		faults += injected;
+		if (ret) {
+			KUNIT_ASSERT_TRUE_MSG(test, injected, "nth %u: %d with no fault", nth, ret);
+			KUNIT_ASSERT_EQ_MSG(test, ret, -ENOMEM, "nth %u", nth);
+			KUNIT_ASSERT_NULL(test, tr->res);
+		} else {
+			KUNIT_ASSERT_EQ_MSG(test, tr->res->size, PAGE_ALIGN(size), "nth %u", nth);
+			res_free(tr);
+		}
+		KUNIT_ASSERT_EQ_MSG(test, vrampool_vram_mgr_in_use(&env->mgr), 0, "nth %u", nth);
+		KUNIT_ASSERT_EQ_MSG(test, env->mgr.mm.avail, env->mgr.mm.size, "nth %u", nth);
+		if (!injected)
+			return faults;
+	}
+	KUNIT_FAIL(test, "a placement of %llu bytes still met a fault at nth %u", size, nth);
+	return faults;
+}
+#endif
+
+/*
+ * A block split that gets no memory leaves the buddy whole. On a fresh
+ * 8 MiB manager a 4 KiB page takes eleven splits of two block headers each,
+ * after the manager's own record: every one of those allocations is failed
+ * in turn and gives -ENOMEM with nothing held; so do those of a 3 MiB + 4
+ * KiB placement (several blocks, the first ones given back when a later
+ * split fails). Then one contiguous resource takes all of the VRAM: every
+ * split was undone. The sweep reaches the buddy only where it survives a
+ * split failure (VRAMPOOL_COMPAT_BUDDY_SPLIT_SAFE); on the debug kernel,
+ * KASAN would report the older buddy's use-after-free.
+ */
+static void vram_mgr_split_failure_leaves_buddy_whole(struct kunit *test)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	const u64 vram = SZ_8M;
+	const unsigned int splits = ilog2(vram / PAGE_SIZE);
+	struct vram_env *env;
+	struct test_res *whole;
+	unsigned int faults;
+
+	if (!VRAMPOOL_COMPAT_BUDDY_SPLIT_SAFE)
+		kunit_skip(test, "this kernel's buddy frees a block it keeps when a split fails");
+	env = env_make(test, vram);
+
+	faults = sweep_faults(test, env, SZ_4K);
+	KUNIT_EXPECT_GE_MSG(test, faults, 1 + 2 * splits,
+			    "the buddy's block headers were never failed (is failslab's ignore-gfp-wait N, as the VM's init sets it?)");
+	faults = sweep_faults(test, env, SZ_2M + SZ_1M + SZ_4K);
+	KUNIT_EXPECT_GE(test, faults, 1 + 2 * splits);
+
+	KUNIT_ASSERT_EQ(test, res_alloc(test, env, vram, 0, 0, TTM_PL_FLAG_CONTIGUOUS, &whole), 0);
+	KUNIT_EXPECT_EQ(test, whole->res->start, 0);
+#else
+	kunit_skip(test, "no fault injection in this kernel");
+#endif
+}
+
 static struct kunit_case vrampool_vram_mgr_cases[] = {
 	KUNIT_CASE(vram_mgr_fragmented_gets_all_free),
 	KUNIT_CASE(vram_mgr_free_merges),
 	KUNIT_CASE(vram_mgr_cursor_follows_blocks),
 	KUNIT_CASE(vram_mgr_range_and_compatible),
+	KUNIT_CASE(vram_mgr_split_failure_leaves_buddy_whole),
 	{}
 };
 
