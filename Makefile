@@ -70,7 +70,7 @@
 #   TESTS="vrampool_device_test"                        run only these tests
 #   VM_APPEND="drm.debug=0x2"                           extra kernel parameters
 #   TEST_TIMEOUT=300 VM_TIMEOUT=1500                    seconds (Debian kernel)
-#   DEBUG_TEST_TIMEOUT=900 DEBUG_VM_TIMEOUT=1800        seconds (debug kernel)
+#   DEBUG_TEST_TIMEOUT=900 DEBUG_VM_TIMEOUT=2400        seconds (debug kernel)
 #   DEBUG_SHARDS=2          debug VMs the kselftests are split over (1 with TESTS=)
 
 BUILD       := $(CURDIR)/build
@@ -139,7 +139,7 @@ DEBUG_TEST_TIMEOUT ?= $(shell echo $$(( $(TEST_TIMEOUT) * 3 )))
 # VMs of make check take every CPU (and the debug kernel builds, cold): it
 # took more than 900 s beside both stock VMs, so six times as long.
 HOST_TEST_TIMEOUT  ?= $(shell echo $$(( $(TEST_TIMEOUT) * 6 )))
-DEBUG_VM_TIMEOUT   ?= 1800
+DEBUG_VM_TIMEOUT   ?= 2400
 
 VM_OPTS = --timeout $(VM_TIMEOUT) \
 	$(if $(VRAMPOOL_ARGS),--args "$(VRAMPOOL_ARGS)") \
@@ -162,7 +162,8 @@ debug_vm_opts = --tier debug --kernel $(DBG_BZIMAGE) --initrd $(DBG_INITRAMFS) \
 
 # The debug VM has one CPU and runs the tests several times slower than
 # Debian's: they are split over DEBUG_SHARDS VMs booted at once (balanced on
-# the durations of the last run, see shard-tests.py); shard 1 also runs KUnit.
+# the durations of the last run, else on those committed in
+# selftests/qemu/debug-durations; see shard-tests.py); shard 1 also runs KUnit.
 DEBUG_SHARDS  ?= $(if $(TESTS),1,2)
 SHARDS        := $(shell seq 1 $(DEBUG_SHARDS))
 SHARD_LIST    := $(VMDIR)/debug-shards
@@ -332,7 +333,8 @@ debug-shards: debug-initramfs
 	@mkdir -p $(VMDIR)
 	@for i in $(SHARDS); do \
 		python3 $(VM)/shard-tests.py $(DEBUG_SHARDS) $$i $(SELFTESTS_OUT) \
-			$(if $(TESTS),--only "$(TESTS)") $(wildcard $(VMDIR)/debug-*.log); \
+			$(if $(TESTS),--only "$(TESTS)") --durations $(VM)/debug-durations \
+			$(wildcard $(VMDIR)/debug-*.log); \
 	done > $(SHARD_LIST)
 
 # run-debug-N: shard N (not .PHONY: a pattern rule).
