@@ -27,8 +27,11 @@
 #                       "N passed, N failed[, N skipped]" summed over all
 #   make debug-kernel   only build (or find cached) the debug kernel
 #   make demo           boot the VM and show the devices
-#   make bench          boot the Debian VM once and measure (vrampool_bench_test):
-#                       a table of ratios, and build/bench/result.json
+#   make bench          boot the Debian VM and measure (vrampool_bench_test):
+#                       a table of ratios, the guest instructions of each
+#                       operation from a second boot under the insn_count
+#                       QEMU plugin, and build/bench/result.json
+#   make plugin         only build that plugin (build/plugin/)
 #   make install        the module (to /lib/modules/KVER/updates/, then depmod),
 #                       libvrampool, its headers and vrampool.pc, vrampoolctl and
 #                       its manual page (under PREFIX, default /usr/local);
@@ -181,7 +184,7 @@ RUNS_ALL      := run-host run-debian run-newest $(RUNS_DEBUG) run-pkg
 .PHONY: all setup module selftests userspace initramfs \
 	check check-host check-debian check-vm demo vm-shell clean distclean \
 	debug-kernel debug-module debug-canary debug-initramfs check-debug vm-shell-debug \
-	host-tests run-host run-debian run-canary debug-shards bench htmldocs \
+	host-tests run-host run-debian run-canary debug-shards bench plugin htmldocs \
 	setup-newest module-newest initramfs-newest run-newest check-newest vm-shell-newest \
 	install install-module install-userspace uninstall dkms-install dkms-remove \
 	deb run-pkg check-pkg \
@@ -388,14 +391,32 @@ demo: initramfs
 
 # The benchmark's full run in the Debian VM: figures are only compared with
 # each other, within this one boot (see the README).
+# A second boot runs it again under the insn_count QEMU plugin
+# (selftests/qemu/plugin), which counts the guest instructions of every
+# timed span: its times are the plugin's, never read; its counts go beside
+# the first boot's times.
 BENCH_OUT := $(BUILD)/bench
-bench: initramfs
+PLUGIN_DIR := $(BUILD)/plugin
+PLUGIN := $(PLUGIN_DIR)/libinsn_count.so
+$(PLUGIN): $(VM)/plugin/insn_count.c $(VM)/plugin/build.sh
+	@$(VM)/plugin/build.sh $(PLUGIN_DIR) > /dev/null
+
+plugin: $(PLUGIN)
+
+bench: initramfs $(PLUGIN)
 	@mkdir -p $(BENCH_OUT)
 	@echo "VM: booting $(KVER) for the benchmark; log: $(VMDIR)/bench.log"
 	@$(VM)/run-vm.sh --mode check --name bench --tests vrampool_bench_test \
 		--timeout $(VM_TIMEOUT) $(if $(VRAMPOOL_ARGS),--args "$(VRAMPOOL_ARGS)") \
 		--append "vrampool.timeout=1800 vrampool.bench=full $(VM_APPEND)" || true
-	@python3 $(VM)/bench-report.py $(VMDIR)/bench.log $(BENCH_OUT)/result.json
+	@echo "VM: booting $(KVER) again, counting instructions; log: $(VMDIR)/bench-insns.log"
+	@rm -f $(BENCH_OUT)/insns.txt
+	@VRAMPOOL_QEMU_EXTRA="-plugin $(PLUGIN),out=$(BENCH_OUT)/insns.txt" \
+		$(VM)/run-vm.sh --mode check --name bench-insns --tests vrampool_bench_test \
+		--timeout $(VM_TIMEOUT) $(if $(VRAMPOOL_ARGS),--args "$(VRAMPOOL_ARGS)") \
+		--append "vrampool.timeout=1800 vrampool.bench=full $(VM_APPEND)" || true
+	@python3 $(VM)/bench-report.py $(VMDIR)/bench.log $(BENCH_OUT)/result.json \
+		--insns $(VMDIR)/bench-insns.log $(BENCH_OUT)/insns.txt
 
 # --- Installing and packaging -------------------------------------------------
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Collect the figures of vrampool_bench_test from a VM log.
 
-Usage: bench-report.py LOG JSON
+Usage: bench-report.py LOG JSON [--insns INSN_LOG INSN_FILE]
 
 Reads every "# @@BENCH {...}" line the benchmark printed, writes them to
 JSON (a list of figures, plus the goals below with their measured values,
@@ -10,11 +10,25 @@ and the layouts `vrampoolctl plan` chose for the model traces), and prints
 one table: each figure's median and min, its ratio to its baseline, the
 chosen layouts, and the goals the hot path and the replays of the model
 traces (peak reserved / peak live with the sub-slices preset) are held to.
+
+--insns: the log of a second boot of the benchmark under the insn_count
+QEMU plugin, and the plugin's file. Each "# @@INSN {...}" line of that log
+names a figure's samples: the lines of the plugin's file that hold their
+guest instructions, one line per sample in the order the samples ended
+(a "# SLOT vCPU A -> B: not counted" line holds the place of a lost one),
+and how many operations each sample is. A figure's instructions per
+operation are the least of its samples': an interrupt in a sample only
+ever adds instructions. They go beside the times, with their ratio to the
+baseline, and the instruction goals are read from them.
+
 Exit 1 if the log has no figure (the benchmark did not run); a missed goal
 is reported, not an error:
 timings are never a pass/fail test.
 """
+import argparse
 import json
+import os
+import re
 import sys
 
 # (label, how to compute the value from the figures, comparison, target)
@@ -37,6 +51,18 @@ GOALS = [
       for m in ("gpt2-small", "llama-7b")],
 ]
 
+# Issue 33's goals in guest instructions (the --insns boot): a warm pair
+# through drm_ioctl() against two null ioctls, and each batched ioctl per
+# allocation at batch 64 against one.
+INSN_GOALS = [
+    *[(f"warm ALLOC+FREE {t} 4 KiB / 2 null ioctls, instructions",
+       ("insn_ratio", f"warm ALLOC+FREE {t} 4 KiB"), "<=", 1.3)
+      for t in ("sliced", "exclusive", "direct", "persistent")],
+    *[(f"batched {op} per allocation at batch 64 / null ioctl, instructions",
+       ("insn_ratio", f"batched {op} per allocation, batch 64"), "<=", 0.1)
+      for op in ("ALLOC", "FREE")],
+]
+
 # Batched ALLOC and FREE (ALLOC_BATCH, FREE_BATCH): their own section. The
 # issue's "0.25 x a null ioctl per allocation at batch 64", for each batched
 # ioctl on its own, and for an ALLOC and its FREE together read against two
@@ -49,8 +75,65 @@ BATCH_GOALS = [
 ]
 
 
+NOT_COUNTED = re.compile(r"^# \d+ vCPU \d+ -> \d+: not counted")
+
+
+def read_counts(path):
+    """The plugin's sums, in order; None where a sample was not counted."""
+    counts = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if NOT_COUNTED.match(line):
+                counts.append(None)
+            elif line.strip() and not line.startswith("#"):
+                counts.append(int(line.split()[1]))
+    return counts
+
+
+def read_insn_refs(log):
+    """Each figure's samples: [seq, seq or -1, operations]; the last line wins."""
+    refs = {}
+    with open(log, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            i = line.find("@@INSN ")
+            if i >= 0:
+                d = json.loads(line[i + len("@@INSN "):])
+                refs[d["figure"]] = d["samples"]
+    return refs
+
+
+def add_insns(figs, insn_log, insn_file):
+    """Put instructions per operation (and their ratio) into each timed figure."""
+    counts, refs = read_counts(insn_file), read_insn_refs(insn_log)
+    by = {f["figure"]: f for f in figs}
+    used = max((s[k] for samples in refs.values() for s in samples for k in (0, 1)),
+               default=-1) + 1
+    if used != len(counts):
+        print(f"bench: {insn_file} has {len(counts)} samples, the benchmark marked {used}",
+              file=sys.stderr)
+    for name, samples in refs.items():
+        per_op = []
+        for a, b, ops in samples:
+            parts = [counts[k] if 0 <= k < len(counts) else None for k in (a, b) if k >= 0]
+            if parts and None not in parts and ops > 0:
+                per_op.append(sum(parts) / ops)
+        if name in by and per_op:
+            by[name]["insns"] = min(per_op)
+            by[name]["insn_samples"] = len(per_op)
+    for f in figs:
+        v = by.get(f["vs"]) if f["vs"] else None
+        if "insns" in f and v and v.get("insns"):
+            f["insn_ratio"] = f["insns"] / (v["insns"] * f["vs_times"])
+    return len(counts)
+
+
 def main():
-    log, out = sys.argv[1], sys.argv[2]
+    ap = argparse.ArgumentParser()
+    ap.add_argument("log")
+    ap.add_argument("out")
+    ap.add_argument("--insns", nargs=2, metavar=("INSN_LOG", "INSN_FILE"))
+    a = ap.parse_args()
+    log, out = a.log, a.out
     figs = []
     plans = []      # the layouts vrampoolctl plan chose for the model traces
     with open(log, encoding="utf-8", errors="replace") as f:
@@ -65,6 +148,13 @@ def main():
         print(f"bench: no figure in {log}: the benchmark did not run", file=sys.stderr)
         return 1
     by = {f["figure"]: f for f in figs}
+    counted = None
+    if a.insns:
+        if os.path.exists(a.insns[0]) and os.path.exists(a.insns[1]):
+            counted = add_insns(figs, *a.insns)
+        else:
+            print(f"bench: no instruction counts ({a.insns[1]} or {a.insns[0]} missing)",
+                  file=sys.stderr)
 
     def value(spec):
         kind, name = spec[0], spec[1]
@@ -72,10 +162,10 @@ def main():
             return None
         if kind == "over":
             return by[name]["median"] / by[spec[2]]["median"]
-        return by[name][kind]
+        return by[name].get(kind)
 
     goals = []
-    for label, spec, op, target in GOALS + BATCH_GOALS:
+    for label, spec, op, target in GOALS + BATCH_GOALS + (INSN_GOALS if counted else []):
         v = value(spec)
         met = None if v is None else (v <= target if op == "<=" else v >= target)
         goals.append({"goal": label, "value": v, "op": op, "target": target, "met": met})
@@ -84,17 +174,20 @@ def main():
         json.dump({"figures": figs, "goals": goals, "plans": plans}, f, indent=1)
 
     group = None
-    print(f"{'figure':<54} {'median':>17} {'min':>17} {'ratio':>8}  of")
+    print(f"{'figure':<54} {'median':>17} {'min':>17} {'ratio':>8} {'insns/op':>12}"
+          f" {'ratio':>8}  of")
     for f in figs:
         if f["group"] != group:
             group = f["group"]
             print(f"-- {group}")
         unit = f["unit"]
         ratio = f"{f['ratio']:8.2f}" if f["vs"] else f"{'-':>8}"
+        insns = f"{f['insns']:12.1f}" if "insns" in f else f"{'-':>12}"
+        iratio = f"{f['insn_ratio']:8.2f}" if "insn_ratio" in f else f"{'-':>8}"
         times = "" if f["vs_times"] in (0, 1) else f"{f['vs_times']:g} x "
         d = 4 if unit == "x" else 1     # ratios with four decimals
         print(f"{f['figure']:<54} {f['median']:>11.{d}f} {unit:<5} {f['min']:>11.{d}f} {unit:<5}"
-              f" {ratio}  {times + f['vs'] if f['vs'] else ''}")
+              f" {ratio} {insns} {iratio}  {times + f['vs'] if f['vs'] else ''}")
     for p in plans:
         print(p)
     print("-- goals")
@@ -103,6 +196,8 @@ def main():
         v = "n/a" if g["value"] is None else f"{g['value']:.2f}"
         state = {None: "not measured", True: "met", False: "MISSED"}[g["met"]]
         print(f"{g['goal']:<{width}} {v:>8} {g['op']} {g['target']:<6g} {state}")
+    if counted is not None:
+        print(f"bench: instructions from {counted} counted samples ({a.insns[1]})")
     print(f"bench: {len(figs)} figures in {out}")
     return 0
 

@@ -7,15 +7,18 @@
  *	-plugin libinsn_count.so,out=FILE[,vcpus=one|all][,priv=all|user|kernel]
  *
  * Markers: "nopl 0x5650KSSS(%rax)", bytes 0f 1f 80 <disp32 LE>, with K = 1
- * (begin) or 2 (end) and SSS the slot, 0 to 0xfff. The begin marker of a
- * slot takes a snapshot of the count; its end marker appends the line
- * "SLOT COUNT" to FILE: the instructions run after the begin marker and
- * before the end marker (an empty region counts 0).
+ * (begin), 2 (end) or 3 (pause) and SSS the slot, 0 to 0xfff. The begin
+ * marker of a slot takes a snapshot of the count; a pause marker adds the
+ * instructions run since (after the begin marker, before the pause marker)
+ * to the slot's sum; an end marker adds them too and appends the line
+ * "SLOT SUM" to FILE, then sets the sum back to 0. So BEGIN ... END counts
+ * one region (an empty one counts 0), and BEGIN ... PAUSE, BEGIN ... PAUSE,
+ * BEGIN ... END the regions together.
  *
  * vcpus=one (default): only the instructions of the vCPU that ran the
- * begin marker are counted. An end marker run on another vCPU (the guest
- * thread migrated) appends "# SLOT vCPU A -> B: not counted" instead.
- * vcpus=all: the instructions of every vCPU.
+ * begin marker are counted. When a region ends on another vCPU (the guest
+ * thread migrated), its end marker appends "# SLOT vCPU A -> B: not
+ * counted" instead of the sum. vcpus=all: the instructions of every vCPU.
  *
  * priv=user or priv=kernel counts only the blocks that start at a user
  * (below 0x800000000000) or a kernel address: x86-64 Linux's address
@@ -46,6 +49,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define MARKER_MAGIC	0x5650u		/* "VP": the displacement's top half */
 #define MARKER_BEGIN	1
 #define MARKER_END	2
+#define MARKER_PAUSE	3
 #define MAX_SLOTS	4096
 /* linux-user numbers a vCPU per guest thread: counters past this are lost. */
 #define USER_MAX_VCPUS	1024
@@ -59,8 +63,10 @@ struct vcpu_count {
 
 struct slot {
 	bool open;
-	unsigned int vcpu;
+	bool migrated;		/* a region of the sum ended on another vCPU */
+	unsigned int vcpu, to;
 	uint64_t start;
+	uint64_t sum;		/* of the regions since the last end marker */
 };
 
 static struct vcpu_count *counts;
@@ -147,19 +153,29 @@ static void marker_exec(unsigned int vcpu, void *udata)
 		n_lost++;
 	} else {
 		s->open = false;
-		n_end++;
-		if (out && !all_vcpus && s->vcpu != vcpu)
-			fprintf(out, "# %u vCPU %u -> %u: not counted\n",
-				slot, s->vcpu, vcpu);
-		else if (out)
-			fprintf(out, "%u %" PRIu64 "\n", slot, now - s->start);
-		if (out)
-			fflush(out);
+		if (!all_vcpus && s->vcpu != vcpu) {
+			s->migrated = true;
+			s->to = vcpu;
+		} else {
+			s->sum += now - s->start;
+		}
+		if (kind == MARKER_END) {
+			n_end++;
+			if (out && s->migrated)
+				fprintf(out, "# %u vCPU %u -> %u: not counted\n",
+					slot, s->vcpu, s->to);
+			else if (out)
+				fprintf(out, "%u %" PRIu64 "\n", slot, s->sum);
+			if (out)
+				fflush(out);
+			s->sum = 0;
+			s->migrated = false;
+		}
 	}
 	pthread_mutex_unlock(&slot_lock);
 }
 
-/* The marker's kind (MARKER_BEGIN or MARKER_END) and slot, or 0. */
+/* The marker's kind (MARKER_BEGIN, _END or _PAUSE) and slot, or 0. */
 static unsigned int marker_parse(struct qemu_plugin_insn *insn,
 				 unsigned int *slot)
 {
@@ -180,6 +196,8 @@ static unsigned int marker_parse(struct qemu_plugin_insn *insn,
 		return MARKER_BEGIN;
 	case MARKER_END:
 		return MARKER_END;
+	case MARKER_PAUSE:
+		return MARKER_PAUSE;
 	}
 	return 0;
 }

@@ -6,7 +6,8 @@
  * body 1000, 2000, 1000 and 2000 times; slots 5-8 make 1000, 2000, 1000
  * and 2000 getppid() system calls (user and kernel code, as the
  * benchmark's ioctls are). Slot 9 begins on one vCPU and ends on the
- * other. INSN_DEMO_SPIN=N on the kernel command line adds slots 10 and 11,
+ * other. Slot 12 sums three regions of 1000 bodies (pause markers).
+ * INSN_DEMO_SPIN=N on the kernel command line adds slots 10 and 11,
  * N * 1000 bodies and system calls, timed (the plugin's cost). Then, as a VM's init (pid 1), it powers the VM
  * off; run elsewhere (qemu-x86_64 -plugin ...) it only counts.
  */
@@ -115,6 +116,16 @@ int main(void)
 	sched_setaffinity(0, sizeof(set), &set);
 	VP_INSN_END(9);
 
+	/* Slot 12: the 1000 bodies three times, paused twice: slot 1's sum x 3. */
+	for (int k = 0; k < 3; k++) {
+		VP_INSN_BEGIN(12);
+		for (unsigned int i = 0; i < 1000; i++)
+			body(i);
+		if (k < 2)
+			VP_INSN_PAUSE(12);
+		else
+			VP_INSN_END(12);
+	}
 	if (getenv("INSN_DEMO_SPIN"))
 		spin(atoi(getenv("INSN_DEMO_SPIN")));
 
