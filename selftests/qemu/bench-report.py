@@ -175,7 +175,7 @@ def main():
 
     group = None
     print(f"{'figure':<54} {'median':>17} {'min':>17} {'ratio':>8} {'insns/op':>12}"
-          f" {'ratio':>8}  of")
+          f" {'i-ratio':>8}  of")
     for f in figs:
         if f["group"] != group:
             group = f["group"]
