@@ -35,7 +35,7 @@ if ! command -v "$V" > /dev/null 2>&1; then
 	echo "1..0 # SKIP $V not installed (the test VM has it in /bin)"
 	exit 4
 fi
-echo "1..13"
+echo "1..14"
 [ -d "$T/events" ] || mount -t tracefs nodev "$T" 2> /dev/null
 if [ ! -d "$T/events/vrampool" ]; then
 	not_ok "events/vrampool/ in tracefs"
@@ -55,6 +55,27 @@ elif [ "$(cat "$T/options/record-cmd")" = 0 ]; then
 	ok "$t"
 else
 	not_ok "$t"
+fi
+# ... and with the scheduler's tracepoints held by two probes each from
+# boot on (run-vm.sh's trace_instance=vm_pin1 and vm_pin2), so that the
+# pid filter of vrampoolctl record patches none of them either.
+t="the test VM keeps two probes on the scheduler's tracepoints (trace_instance=vm_pin1, vm_pin2)"
+pinned=0
+for e in sched_switch sched_wakeup sched_wakeup_new sched_waking sched_process_fork \
+	sched_process_free; do
+	for i in vm_pin1 vm_pin2; do
+		[ "$(cat "$T/instances/$i/events/sched/$e/enable" 2> /dev/null)" = 1 ] &&
+			pinned=$((pinned + 1))
+	done
+done
+if [ -z "${VRAMPOOL_TIER:-}" ]; then
+	n=$((n + 1))
+	echo "ok $n $t # SKIP not the test VM"
+elif [ "$pinned" = 12 ]; then
+	ok "$t"
+else
+	not_ok "$t"
+	echo "# $pinned of 12 scheduler events enabled in vm_pin1 and vm_pin2"
 fi
 
 # The device with the most VRAM (the emulated one: its default layout has

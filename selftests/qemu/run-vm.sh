@@ -98,6 +98,18 @@ CMDLINE="console=ttyS0 loglevel=$LOGLEVEL panic=-1 oops=panic vrampool.mode=$MOD
 # vrampool_record_test.sh enabled the vrampool events. Those tests and
 # vrampoolctl record read no command name.
 CMDLINE+=" trace_options=norecord-cmd"
+# Two tracing instances, off, each holding a probe on every scheduler
+# tracepoint that a pid filter hooks (vrampoolctl record --pid writes
+# set_event_pid, with event-fork): the kernel patches a tracepoint's text
+# only for its first and second probe (its static key, its static call),
+# so with two from boot on, the probes a test adds and removes patch
+# nothing the other vCPU runs. Without them: an Oops (int3) in
+# try_to_wake_up while vrampool_record_test.sh ran, as above.
+SCHED_EVENTS=sched:sched_switch,sched:sched_wakeup,sched:sched_wakeup_new
+SCHED_EVENTS+=,sched:sched_waking,sched:sched_process_fork,sched:sched_process_free
+for pin in vm_pin1 vm_pin2; do
+	CMDLINE+=" trace_instance=$pin^traceoff,$SCHED_EVENTS"
+done
 CPU=max
 case $TIER in
 debian) ;;
