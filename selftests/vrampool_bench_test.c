@@ -114,6 +114,16 @@ struct insn_ref {
 /* Which plugin line is next: one per end marker, in the order they run. */
 static int insn_seq;
 
+/*
+ * The slots make bench profiles by function (the plugin's profile=N): the
+ * warm pairs (ALLOC+FREE, slot 5), ALLOC_BATCH (1) and FREE_BATCH (2); the
+ * operations each ran, printed at the end ("# @@INSNOPS").
+ */
+#define SLOT_PAIR	5
+#define SLOT_BATCH_ALLOC	1
+#define SLOT_BATCH_FREE	2
+static double slot_ops[SLOT_PAIR + 1];
+
 /* The "# @@INSN" line of a figure whose samples were timed spans. */
 static void insn_print(const char *name, const struct insn_ref *refs, int n)
 {
@@ -197,6 +207,33 @@ static void span_end(double t, double per, double scale, double *at, struct insn
 	VP_INSN_END(0);
 	*at = (now_ns() - t) / per / scale;
 	*ref = (struct insn_ref) { .seq = { insn_seq++, -1 }, .per = per };
+}
+
+/*
+ * Where the plugin puts each loaded module's code: with the kernel's own
+ * addresses fixed (make bench boots it with nokaslr), what bench-report.py
+ * needs to name the functions of a profile.
+ */
+static void print_module_text(void)
+{
+	DIR *d = opendir("/sys/module");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[600], addr[64] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/module/%s/sections/.text", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(addr, sizeof(addr), f) && strtoull(addr, NULL, 0))
+			ksft_print_msg("@@MODTEXT %s %s", e->d_name, addr);
+		fclose(f);
+	}
+	closedir(d);
 }
 
 /* ---- Device and ioctls --------------------------------------------------------- */
@@ -372,10 +409,14 @@ static void pair(int fd, uint64_t size, uint32_t flags, int iters, double *out,
 	double t;
 
 	do_free(fd, do_alloc(fd, size, flags));		/* warm */
-	t = span_begin();
+	t = now_ns();
+	VP_INSN_BEGIN(SLOT_PAIR);
 	for (int i = 0; i < iters; i++)
 		do_free(fd, do_alloc(fd, size, flags));
-	span_end(t, iters, 1, out, ref);
+	VP_INSN_END(SLOT_PAIR);
+	*out = (now_ns() - t) / iters;
+	*ref = (struct insn_ref) { .seq = { insn_seq++, -1 }, .per = iters };
+	slot_ops[SLOT_PAIR] += iters;
 }
 
 /* What a driver without pools does: one fresh TTM buffer object per allocation. */
@@ -759,8 +800,8 @@ static bool bench_replay(void)
 /*
  * ALLOC_BATCH and FREE_BATCH of @n 4 KiB slices from a warm sliced pool,
  * timed apart: per allocation, @loops batches of each per repetition. The
- * plugin sums the instructions of the ALLOC_BATCHes in slot 1 and of the
- * FREE_BATCHes in slot 2 until batch_flush() writes each sum.
+ * plugin sums the instructions of the ALLOC_BATCHes in SLOT_BATCH_ALLOC and
+ * of the FREE_BATCHes in SLOT_BATCH_FREE until batch_flush() writes each sum.
  */
 static void batch_round(int fd, struct drm_vrampool_alloc_request *reqs,
 			struct drm_vrampool_alloc_answer *ans, uint32_t *h, uint32_t n,
@@ -772,37 +813,39 @@ static void batch_round(int fd, struct drm_vrampool_alloc_request *reqs,
 	struct drm_vrampool_free_batch f = { .handles = (uintptr_t)h, .count = n };
 	double t0, t1;
 
+	slot_ops[SLOT_BATCH_ALLOC] += n;
+	slot_ops[SLOT_BATCH_FREE] += n;
 	t0 = now_ns();
-	VP_INSN_BEGIN(1);
+	VP_INSN_BEGIN(SLOT_BATCH_ALLOC);
 	if (vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_ALLOC_BATCH, &b))
 		ksft_exit_fail_msg("ALLOC_BATCH of %u (request %u, code %u): %s\n", n, b.failed,
 				   b.error.code, strerror(errno));
-	VP_INSN_PAUSE(1);
+	VP_INSN_PAUSE(SLOT_BATCH_ALLOC);
 	t1 = now_ns();
 	for (uint32_t i = 0; i < n; i++)
 		h[i] = ans[i].handle;
 	*t_alloc += t1 - t0;
 	t0 = now_ns();
-	VP_INSN_BEGIN(2);
+	VP_INSN_BEGIN(SLOT_BATCH_FREE);
 	if (vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_FREE_BATCH, &f))
 		ksft_exit_fail_msg("FREE_BATCH of %u (entry %u, code %u): %s\n", n, f.failed,
 				   f.code, strerror(errno));
-	VP_INSN_PAUSE(2);
+	VP_INSN_PAUSE(SLOT_BATCH_FREE);
 	*t_free += now_ns() - t0;
 }
 
 /*
- * The plugin writes the sums of slots 1 and 2 (batch_round()'s ALLOC_BATCHes
+ * The plugin writes the sums of the two slots (batch_round()'s ALLOC_BATCHes
  * and FREE_BATCHes since the last flush), in that order: where they are,
  * for samples of @per allocations.
  */
 static void batch_flush(double per, struct insn_ref *alloc, struct insn_ref *free,
 			struct insn_ref *both)
 {
-	VP_INSN_BEGIN(1);
-	VP_INSN_END(1);
-	VP_INSN_BEGIN(2);
-	VP_INSN_END(2);
+	VP_INSN_BEGIN(SLOT_BATCH_ALLOC);
+	VP_INSN_END(SLOT_BATCH_ALLOC);
+	VP_INSN_BEGIN(SLOT_BATCH_FREE);
+	VP_INSN_END(SLOT_BATCH_FREE);
 	*alloc = (struct insn_ref) { .seq = { insn_seq, -1 }, .per = per };
 	*free = (struct insn_ref) { .seq = { insn_seq + 1, -1 }, .per = per };
 	*both = (struct insn_ref) { .seq = { insn_seq, insn_seq + 1 }, .per = per };
@@ -993,6 +1036,10 @@ int main(void)
 			 "replays of the model traces: presets and the plan's layout\n");
 
 	report();
+	for (unsigned int k = 0; k <= SLOT_PAIR; k++)
+		if (slot_ops[k])
+			ksft_print_msg("@@INSNOPS {\"slot\":%u,\"ops\":%.0f}\n", k, slot_ops[k]);
+	print_module_text();
 	ksft_test_result(figures_complete(), "every figure measured and reported\n");
 	ksft_finished();
 }

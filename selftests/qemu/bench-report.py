@@ -3,6 +3,7 @@
 """Collect the figures of vrampool_bench_test from a VM log.
 
 Usage: bench-report.py LOG JSON [--insns INSN_LOG INSN_FILE]
+                       [--symbols SYSTEM_MAP MODULES_DIR [MODULE=KO]...]
 
 Reads every "# @@BENCH {...}" line the benchmark printed, writes them to
 JSON (a list of figures, plus the goals below with their measured values,
@@ -21,15 +22,25 @@ operation are the least of its samples': an interrupt in a sample only
 ever adds instructions. They go beside the times, with their ratio to the
 baseline, and the instruction goals are read from them.
 
+--symbols: the kernel's System.map (the counting boot has no KASLR), the
+folder of its modules, and the .ko of a module built elsewhere (vrampool):
+the plugin's profile of the warm pairs and of the batches (its "P" lines)
+is then printed by function, per operation, with where each module's
+code was loaded ("# @@MODTEXT" lines of that boot).
+
 Exit 1 if the log has no figure (the benchmark did not run); a missed goal
 is reported, not an error:
 timings are never a pass/fail test.
 """
 import argparse
+import bisect
 import json
+import lzma
 import os
 import re
+import subprocess
 import sys
+import tempfile
 
 # (label, how to compute the value from the figures, comparison, target)
 GOALS = [
@@ -127,11 +138,110 @@ def add_insns(figs, insn_log, insn_file):
     return len(counts)
 
 
+PROFILE_SLOTS = {5: "warm ALLOC+FREE pairs (every pool type, and with live slices)",
+                 1: "ALLOC_BATCH, per allocation", 2: "FREE_BATCH, per allocation"}
+USER_TOP = 0x800000000000
+
+
+def ko_functions(path):
+    """(offset in .text, name) of each function of a module's .text."""
+    data = open(path, "rb").read()
+    if path.endswith(".xz"):
+        data = lzma.decompress(data)
+    with tempfile.NamedTemporaryFile(suffix=".ko") as tmp:
+        tmp.write(data)
+        tmp.flush()
+        sections = subprocess.run(["readelf", "-SW", tmp.name], capture_output=True,
+                                  text=True, check=True).stdout
+        syms = subprocess.run(["readelf", "-sW", tmp.name], capture_output=True,
+                              text=True, check=True).stdout
+    m = re.search(r"\[\s*(\d+)\]\s+\.text\s", sections)
+    if not m:
+        return []
+    text = m.group(1)
+    out = []
+    for line in syms.splitlines():
+        f = line.split()
+        if len(f) >= 8 and f[3] == "FUNC" and f[6] == text:
+            out.append((int(f[1], 16), f[7]))
+    return out
+
+
+def find_ko(modules_dir, name):
+    want = name.replace("-", "_")
+    for root, _, files in os.walk(modules_dir):
+        for fn in files:
+            base = fn.split(".ko")[0]
+            if ".ko" in fn and base.replace("-", "_") == want:
+                return os.path.join(root, fn)
+    return None
+
+
+def load_symbols(system_map, modules_dir, kos, modtext):
+    syms = []
+    with open(system_map, encoding="utf-8") as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) >= 3 and fields[1] in "tTwW":
+                syms.append((int(fields[0], 16), fields[2]))
+    for mod, base in modtext.items():
+        ko = kos.get(mod) or find_ko(modules_dir, mod)
+        if ko:
+            syms.extend((base + off, f"{name} [{mod}]") for off, name in ko_functions(ko))
+    syms.sort()
+    return syms
+
+
+def print_profile(insn_log, insn_file, system_map, modules_dir, kos):
+    modtext, ops = {}, {}
+    with open(insn_log, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = re.search(r"@@MODTEXT (\S+) (0x[0-9a-f]+)", line)
+            if m:
+                modtext[m.group(1)] = int(m.group(2), 16)
+            i = line.find("@@INSNOPS ")
+            if i >= 0:
+                d = json.loads(line[i + len("@@INSNOPS "):])
+                ops[d["slot"]] = d["ops"]
+    profile = {}
+    with open(insn_file, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("P "):
+                _, slot, addr, count = line.split()
+                profile.setdefault(int(slot), []).append((int(addr, 16), int(count)))
+    if not profile:
+        print("bench: no profile in the plugin's file")
+        return {}
+    syms = load_symbols(system_map, modules_dir, kos, modtext)
+    starts = [a for a, _ in syms]
+    result = {}
+    for slot in sorted(profile):
+        by = {}
+        for addr, count in profile[slot]:
+            if addr < USER_TOP:
+                name = "[user space: the benchmark, libc]"
+            else:
+                i = bisect.bisect_right(starts, addr) - 1
+                name = syms[i][1] if i >= 0 else "[kernel, unknown]"
+            by[name] = by.get(name, 0) + count
+        total = sum(by.values())
+        n = ops.get(slot) or 1
+        print(f"-- profile: {PROFILE_SLOTS.get(slot, f'slot {slot}')}: "
+              f"{total / n:.1f} instructions per operation ({n:.0f} operations)")
+        top = sorted(by.items(), key=lambda kv: -kv[1])
+        for name, count in top[:14]:
+            print(f"   {count / n:10.1f} {100 * count / total:6.1f}%  {name}")
+        result[slot] = {"ops": n, "per_op": total / n,
+                        "functions": [{"name": k, "per_op": v / n} for k, v in top[:40]]}
+    return result
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("log")
     ap.add_argument("out")
     ap.add_argument("--insns", nargs=2, metavar=("INSN_LOG", "INSN_FILE"))
+    ap.add_argument("--symbols", nargs="+", metavar="SYSTEM_MAP MODULES_DIR [MODULE=KO]")
     a = ap.parse_args()
     log, out = a.log, a.out
     figs = []
@@ -196,6 +306,14 @@ def main():
         v = "n/a" if g["value"] is None else f"{g['value']:.2f}"
         state = {None: "not measured", True: "met", False: "MISSED"}[g["met"]]
         print(f"{g['goal']:<{width}} {v:>8} {g['op']} {g['target']:<6g} {state}")
+    if counted is not None and a.symbols and len(a.symbols) >= 2:
+        kos = dict(k.split("=", 1) for k in a.symbols[2:])
+        profile = print_profile(*a.insns, a.symbols[0], a.symbols[1], kos)
+        with open(out, encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["profile"] = profile
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=1)
     if counted is not None:
         print(f"bench: instructions from {counted} counted samples ({a.insns[1]})")
     print(f"bench: {len(figs)} figures in {out}")

@@ -5,6 +5,7 @@
  *
  *   qemu-system-x86_64 -accel tcg \
  *	-plugin libinsn_count.so,out=FILE[,vcpus=one|all][,priv=all|user|kernel]
+ *		[,profile=N]...
  *
  * Markers: "nopl 0x5650KSSS(%rax)", bytes 0f 1f 80 <disp32 LE>, with K = 1
  * (begin), 2 (end) or 3 (pause) and SSS the slot, 0 to 0xfff. The begin
@@ -19,6 +20,11 @@
  * begin marker are counted. When a region ends on another vCPU (the guest
  * thread migrated), its end marker appends "# SLOT vCPU A -> B: not
  * counted" instead of the sum. vcpus=all: the instructions of every vCPU.
+ *
+ * profile=N (repeatable, up to MAX_PSLOTS slots): while a region of slot N
+ * is open on a vCPU, the instructions of each block it runs are also added
+ * to the block's start address; at exit, one line "P N ADDRESS COUNT" per
+ * address (bench-report.py turns addresses into functions).
  *
  * priv=user or priv=kernel counts only the blocks that start at a user
  * (below 0x800000000000) or a kernel address: x86-64 Linux's address
@@ -59,7 +65,22 @@ enum { PRIV_KERNEL, PRIV_USER, PRIV_ALL };
 
 struct vcpu_count {
 	uint64_t insns[2];		/* [PRIV_KERNEL], [PRIV_USER] */
+	int pslot;			/* the profiled slot open here, or -1 */
 } __attribute__((aligned(64)));
+
+/* The profile: instructions by (slot, block start), open addressing. */
+#define MAX_PSLOTS	8
+#define PROFILE_SIZE	(1u << 16)
+
+struct profile_entry {
+	uint64_t key;			/* slot << 48 | low 48 bits of the address, 0 free */
+	uint64_t count;
+};
+
+static struct profile_entry *profile;
+static pthread_mutex_t profile_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned int pslots[MAX_PSLOTS], n_pslots;
+static uint64_t profile_lost;
 
 struct slot {
 	bool open;
@@ -111,6 +132,36 @@ static uint64_t count_now(unsigned int vcpu)
 	return sum;
 }
 
+static bool profiled(unsigned int slot)
+{
+	for (unsigned int i = 0; i < n_pslots; i++)
+		if (pslots[i] == slot)
+			return true;
+	return false;
+}
+
+/* Adds @n instructions to the block at @vaddr in profiled slot @slot. */
+static void profile_add(unsigned int slot, uint64_t vaddr, uint64_t n)
+{
+	uint64_t key = (uint64_t)(slot + 1) << 48 | (vaddr & ((1ull << 48) - 1));
+	unsigned int i = (unsigned int)((key * 0x9e3779b97f4a7c15ull) >> 48) &
+			 (PROFILE_SIZE - 1);
+
+	pthread_mutex_lock(&profile_lock);
+	for (unsigned int probes = 0; probes < PROFILE_SIZE; probes++) {
+		struct profile_entry *e = &profile[(i + probes) & (PROFILE_SIZE - 1)];
+
+		if (e->key == key || !e->key) {
+			e->key = key;
+			e->count += n;
+			pthread_mutex_unlock(&profile_lock);
+			return;
+		}
+	}
+	profile_lost += n;
+	pthread_mutex_unlock(&profile_lock);
+}
+
 static void tb_exec(unsigned int vcpu, void *udata)
 {
 	uintptr_t ud = (uintptr_t)udata;
@@ -121,6 +172,20 @@ static void tb_exec(unsigned int vcpu, void *udata)
 	c = &counts[vcpu].insns[ud >> UD_PRIV_SHIFT];
 	/* Only this vCPU's thread writes *c: a plain add, read elsewhere. */
 	__atomic_store_n(c, *c + (uint32_t)ud, __ATOMIC_RELAXED);
+}
+
+/* The same for a block of a profile: @udata points at its address and length. */
+static void tb_exec_profiled(unsigned int vcpu, void *udata)
+{
+	const uint64_t *tb = udata;	/* [0] the udata of tb_exec(), [1] the address */
+	int pslot;
+
+	tb_exec(vcpu, (void *)(uintptr_t)tb[0]);
+	if (vcpu >= max_vcpus)
+		return;
+	pslot = __atomic_load_n(&counts[vcpu].pslot, __ATOMIC_RELAXED);
+	if (pslot >= 0)
+		profile_add(pslot, tb[1], (uint32_t)tb[0]);
 }
 
 static void marker_exec(unsigned int vcpu, void *udata)
@@ -140,6 +205,9 @@ static void marker_exec(unsigned int vcpu, void *udata)
 	if (priv == PRIV_ALL || priv == side)
 		now -= after;
 
+	if (n_pslots && profiled(slot))
+		__atomic_store_n(&counts[vcpu].pslot, kind == MARKER_BEGIN ? (int)slot : -1,
+				 __ATOMIC_RELAXED);
 	pthread_mutex_lock(&slot_lock);
 	if (kind == MARKER_BEGIN) {
 		s->open = true;
@@ -210,8 +278,20 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 	if (!n)
 		return;
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
-		(void *)(side << UD_PRIV_SHIFT | (uint32_t)n));
+	if (n_pslots) {
+		/* Never freed: a translated block's callbacks outlive nothing we know of. */
+		uint64_t *tb_ud = malloc(2 * sizeof(*tb_ud));
+
+		if (tb_ud) {
+			tb_ud[0] = side << UD_PRIV_SHIFT | (uint32_t)n;
+			tb_ud[1] = qemu_plugin_tb_vaddr(tb);
+			qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_profiled,
+							     QEMU_PLUGIN_CB_NO_REGS, tb_ud);
+		}
+	} else {
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
+			(void *)(side << UD_PRIV_SHIFT | (uint32_t)n));
+	}
 
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
@@ -235,6 +315,16 @@ static void at_exit(qemu_plugin_id_t id, void *p)
 		return;
 	fprintf(out, "# begin %" PRIu64 " end %" PRIu64 " unmatched end %"
 		PRIu64 "\n", n_begin, n_end, n_lost);
+	for (unsigned int i = 0; profile && i < PROFILE_SIZE; i++)
+		if (profile[i].key)
+			fprintf(out, "P %u 0x%" PRIx64 " %" PRIu64 "\n",
+				(unsigned int)(profile[i].key >> 48) - 1,
+				/* the address, sign-extended from 48 bits */
+				(uint64_t)((int64_t)(profile[i].key << 16) >> 16),
+				profile[i].count);
+	if (profile_lost)
+		fprintf(out, "# profile: %" PRIu64 " instructions lost (table full)\n",
+			profile_lost);
 	for (unsigned int i = 0; i < max_vcpus; i++) {
 		uint64_t k = vcpu_read(i, PRIV_KERNEL), u = vcpu_read(i, PRIV_USER);
 
@@ -262,6 +352,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		} else if (klen == 5 && !strncmp(argv[i], "vcpus", 5) &&
 			   (!strcmp(val, "one") || !strcmp(val, "all"))) {
 			all_vcpus = !strcmp(val, "all");
+		} else if (klen == 7 && !strncmp(argv[i], "profile", 7) &&
+			   n_pslots < MAX_PSLOTS && *val) {
+			pslots[n_pslots++] = (unsigned int)strtoul(val, NULL, 0) &
+					     (MAX_SLOTS - 1);
 		} else if (klen == 4 && !strncmp(argv[i], "priv", 4) &&
 			   !strcmp(val, "all")) {
 			priv = PRIV_ALL;
@@ -294,6 +388,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	if (!counts)
 		return -1;
 	memset(counts, 0, max_vcpus * sizeof(*counts));
+	for (unsigned int i = 0; i < max_vcpus; i++)
+		counts[i].pslot = -1;
+	if (n_pslots) {
+		profile = calloc(PROFILE_SIZE, sizeof(*profile));
+		if (!profile) {
+			free(counts);
+			return -1;
+		}
+	}
 	out = fopen(path, "w");
 	if (!out) {
 		fprintf(stderr, "insn_count: cannot open %s\n", path);
