@@ -3,7 +3,7 @@
 """Collect the figures of vrampool_bench_test from a VM log.
 
 Usage: bench-report.py LOG JSON [--insns INSN_LOG INSN_FILE]
-                       [--symbols SYSTEM_MAP MODULES_DIR [MODULE=KO]...]
+                       [--symbols KALLSYMS_LOG MODULES_DIR [MODULE=KO]...]
 
 Reads every "# @@BENCH {...}" line the benchmark printed, writes them to
 JSON (a list of figures, plus the goals below with their measured values,
@@ -22,8 +22,10 @@ operation are the least of its samples': an interrupt in a sample only
 ever adds instructions. They go beside the times, with their ratio to the
 baseline, and the instruction goals are read from them.
 
---symbols: the kernel's System.map (the counting boot has no KASLR), the
-folder of its modules, and the .ko of a module built elsewhere (vrampool):
+--symbols: the log of the counting boot, which printed the kernel's text
+symbols between its KALLSYMS markers (gzip, base64; the boot has no KASLR,
+and Debian's System.map is a stub), the folder of the kernel's modules, and
+the .ko of a module built elsewhere (vrampool):
 the plugin's profile of the warm pairs and of the batches (its "P" lines)
 is then printed by function, per operation, with where each module's
 code was loaded ("# @@MODTEXT" lines of that boot).
@@ -33,7 +35,9 @@ is reported, not an error:
 timings are never a pass/fail test.
 """
 import argparse
+import base64
 import bisect
+import gzip
 import json
 import lzma
 import os
@@ -96,7 +100,7 @@ def read_counts(path):
         for line in f:
             if NOT_COUNTED.match(line):
                 counts.append(None)
-            elif line.strip() and not line.startswith("#"):
+            elif line.strip() and not line.startswith(("#", "P ")):
                 counts.append(int(line.split()[1]))
     return counts
 
@@ -177,13 +181,29 @@ def find_ko(modules_dir, name):
     return None
 
 
-def load_symbols(system_map, modules_dir, kos, modtext):
-    syms = []
-    with open(system_map, encoding="utf-8") as f:
+def kallsyms(log):
+    """(address, name) of the kernel's text symbols the boot printed."""
+    b64, inside = [], False
+    with open(log, encoding="utf-8", errors="replace") as f:
         for line in f:
-            fields = line.split()
-            if len(fields) >= 3 and fields[1] in "tTwW":
-                syms.append((int(fields[0], 16), fields[2]))
+            if "@@VRAMPOOL KALLSYMS_BEGIN" in line:
+                inside = True
+            elif "@@VRAMPOOL KALLSYMS_END" in line:
+                break
+            elif inside:
+                b64.append(line.strip())
+    if not b64:
+        return []
+    text = gzip.decompress(base64.b64decode("".join(b64))).decode()
+    out = []
+    for line in text.splitlines():
+        addr, name = line.split()
+        out.append((int(addr, 16), name))
+    return out
+
+
+def load_symbols(kallsyms_log, modules_dir, kos, modtext):
+    syms = kallsyms(kallsyms_log)
     for mod, base in modtext.items():
         ko = kos.get(mod) or find_ko(modules_dir, mod)
         if ko:
@@ -192,7 +212,7 @@ def load_symbols(system_map, modules_dir, kos, modtext):
     return syms
 
 
-def print_profile(insn_log, insn_file, system_map, modules_dir, kos):
+def print_profile(insn_log, insn_file, kallsyms_log, modules_dir, kos):
     modtext, ops = {}, {}
     with open(insn_log, encoding="utf-8", errors="replace") as f:
         for line in f:
@@ -212,7 +232,9 @@ def print_profile(insn_log, insn_file, system_map, modules_dir, kos):
     if not profile:
         print("bench: no profile in the plugin's file")
         return {}
-    syms = load_symbols(system_map, modules_dir, kos, modtext)
+    syms = load_symbols(kallsyms_log, modules_dir, kos, modtext)
+    if not any(a >= 0xffffffff80000000 and a < 0xffffffffc0000000 for a, _ in syms):
+        print("bench: no kernel symbols in the counting boot's log: kernel functions unnamed")
     starts = [a for a, _ in syms]
     result = {}
     for slot in sorted(profile):
