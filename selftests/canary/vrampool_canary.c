@@ -8,7 +8,8 @@
  *
  *   leak             kmalloc objects too large for a slab cache and drop
  *                    the only pointers to them (kmemleak reports them
- *                    after two scans, 5 s later)
+ *                    after two scans, 5 s later); reading "leaked" then
+ *                    gives their addresses, one per line
  *   double-free      kfree the same object twice (KASAN: double-free)
  *   use-after-free   read an object after kfree (KASAN: slab-use-after-free)
  *   ubsan            index a fixed-size array one past its end (UBSAN:
@@ -43,6 +44,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/task_stack.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -71,6 +73,14 @@
 #define CANARY_SLEEP_SECS	10
 
 static struct dentry *canary_dir;
+
+/*
+ * The addresses of the objects "leak" dropped, for the init to look up in
+ * kmemleak's list (and to dump, should kmemleak stay silent). Complemented:
+ * kmemleak scans this module's data, and a plain copy would be a reference.
+ */
+static unsigned long canary_leaked_inv[CANARY_LEAKS];
+static int canary_nr_leaked;
 
 /* For "rcu": an RCU-protected pointer, read without the read lock. */
 static int canary_rcu_value = 0xca;
@@ -103,6 +113,8 @@ static noinline void canary_leak(void)
 			return;
 		memset(p, CANARY_BYTE, CANARY_LEAK_SIZE);
 		OPTIMIZER_HIDE_VAR(p);
+		WRITE_ONCE(canary_leaked_inv[i], ~(unsigned long)p);
+		WRITE_ONCE(canary_nr_leaked, i + 1);
 	}
 	pr_info("vrampool_canary: leaked %d objects of %lu bytes\n", CANARY_LEAKS,
 		CANARY_LEAK_SIZE);
@@ -268,10 +280,21 @@ static const struct file_operations canary_trigger_fops = {
 	.write = canary_trigger_write,
 };
 
+static int canary_leaked_show(struct seq_file *m, void *unused)
+{
+	int i, n = READ_ONCE(canary_nr_leaked);
+
+	for (i = 0; i < n; i++)
+		seq_printf(m, "0x%lx\n", ~READ_ONCE(canary_leaked_inv[i]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(canary_leaked);
+
 static int __init canary_init(void)
 {
 	canary_dir = debugfs_create_dir("vrampool_canary", NULL);
 	debugfs_create_file("trigger", 0200, canary_dir, NULL, &canary_trigger_fops);
+	debugfs_create_file("leaked", 0400, canary_dir, NULL, &canary_leaked_fops);
 	return 0;
 }
 

@@ -92,6 +92,7 @@ CANARY="--console $D/canary.console.log $D/canary.log"
 expect pass "canary: eight detectors proven" "^8 passed, 0 failed$" --canary $CANARY
 expect fail "canary: its reports fail a normal run (15 reports)" "^0 passed, 15 failed$" --vm $CANARY
 expect fail "canary: a silent kmemleak fails, saying what the trigger and the list held" "FAIL leak: kmemleak reported nothing: the detector is silent \\(the trigger printed: .*vrampool_canary: leaked 4 objects of 200 bytes; kmemleak's list held 4 object\\(s\\)\\)" --canary --console "$D/canary-silent.console.log" "$D/canary.log"
+expect fail "canary: a silent kmemleak's failure quotes kmemleak's record of an object the init dumped" "FAIL leak: .*kmemleak's list held 4 object\\(s\\); kmemleak's record of the first: min_count 1, count 1, flags 0x1, checksum 2316741298\\)" --canary --console "$D/canary-silent-dumped.console.log" "$D/canary.log"
 expect fail "canary: the wrong kind of report fails" "FAIL use-after-free: expected only KASAN use-after-free reports" --canary --console "$D/canary-wrong.console.log" "$D/canary.log"
 expect fail "canary: a silent UBSAN fails" "FAIL ubsan: UBSAN bounds reported nothing" --canary --console "$D/canary-silent-ubsan.console.log" "$D/canary.log"
 expect fail "canary: a kobject release that was not delayed proves nothing" "FAIL kobject-release: .*a report but no line matching" --canary --console "$D/canary-nodelay.console.log" "$D/canary.log"

@@ -784,8 +784,14 @@ def canary_leak_hint(bug, sections, log_lines):
         return ""
     said = [line for line in sections.get(bug, []) if "vrampool_canary: leaked" in line]
     listed = sum("unreferenced object 0x" in line for line in log_lines or [])
+    # What kmemleak said of the first object when the init dumped it.
+    dumped = [m.group(1) + " " + m.group(2) for m in
+              (re.search(r"kmemleak:\s+(min_count|count|flags|checksum) = (\S+)", line)
+               for line in sections.get(bug, [])) if m][:4]
     return (f" (the trigger {'printed: ' + said[0].strip() if said else 'printed nothing'};"
-            f" kmemleak's list held {listed} object(s))")
+            f" kmemleak's list held {listed} object(s)"
+            + (f"; kmemleak's record of the first: {', '.join(dumped)}" if dumped else "")
+            + ")")
 
 
 def judge_canary(log_lines, console, rep):
