@@ -23,8 +23,13 @@
 #                       kselftests + KUnit in a VM booting it (fails on any KASAN,
 #                       lockdep, kmemleak, ... report), then prove in a second
 #                       boot that each detector catches its deliberate bug
-#   make check          every tier, the packages too; the last line is
+#   make check          every tier, the packages too, and the instruction
+#                       gate; the last line is
 #                       "N passed, N failed[, N skipped]" summed over all
+#   make check-insns    only the instruction gate: the benchmark's key counts
+#                       under the insn_count plugin against
+#                       selftests/qemu/insn-baseline.json (3% at most)
+#   make insn-baseline  take that baseline anew from one counting boot
 #   make debug-kernel   only build (or find cached) the debug kernel
 #   make demo           boot the VM and show the devices
 #   make bench          boot the Debian VM and measure (vrampool_bench_test):
@@ -176,15 +181,17 @@ RESULTS_DEBUG := $(foreach i,$(SHARDS),$(VMDIR)/debug-$(i).result) \
 PKG_OUT       := $(BUILD)/pkg
 RESULTS_PKG   := $(PKG_OUT)/result $(VMDIR)/pkg.result $(VMDIR)/pkg-newest.result
 RESULTS_NEW   := $(VMDIR)/newest.result
+RESULTS_INSNS := $(VMDIR)/insns-vm.result $(VMDIR)/insns.result
 RESULTS_ALL   := $(HOST_OUT)/result $(VMDIR)/check.result $(RESULTS_NEW) $(RESULTS_DEBUG) \
-	$(RESULTS_PKG)
+	$(RESULTS_PKG) $(RESULTS_INSNS)
 RUNS_DEBUG    := $(foreach i,$(SHARDS),run-debug-$(i)) run-canary
-RUNS_ALL      := run-host run-debian run-newest $(RUNS_DEBUG) run-pkg
+RUNS_ALL      := run-host run-debian run-newest $(RUNS_DEBUG) run-pkg run-insns
 
 .PHONY: all setup module selftests userspace initramfs \
 	check check-host check-debian check-vm demo vm-shell clean distclean \
 	debug-kernel debug-module debug-canary debug-initramfs check-debug vm-shell-debug \
 	host-tests run-host run-debian run-canary debug-shards bench plugin htmldocs \
+	run-insns check-insns insn-baseline \
 	setup-newest module-newest initramfs-newest run-newest check-newest vm-shell-newest \
 	install install-module install-userspace uninstall dkms-install dkms-remove \
 	deb run-pkg check-pkg \
@@ -262,7 +269,8 @@ host-tests: setup
 run-host: host-tests
 	@rm -f $(HOST_OUT)/result
 	@{ $(VM)/run-tests.sh -t $(HOST_TEST_TIMEOUT) $(HOST_OUT); \
-	   $(VM)/run-tests.sh -t $(TEST_TIMEOUT) $(VM) check-log-selftest.sh run-vm-selftest.sh; } \
+	   $(VM)/run-tests.sh -t $(TEST_TIMEOUT) $(VM) check-log-selftest.sh run-vm-selftest.sh \
+		insn-gate-selftest.sh; } \
 		> $(HOST_OUT)/host.log
 
 check-host: run-host
@@ -382,7 +390,9 @@ check:
 	$(JUDGE_PKG) --prefix-summary || rc=1; \
 	$(JUDGE_PKG_VM) --prefix-summary || rc=1; \
 	$(JUDGE_PKG_VM_NEW) --prefix-summary || rc=1; \
-	echo "== total (host + Debian $(REL_DEBIAN) VM + newest $(REL_NEWEST) VM + debug $(REL_DEBUG) VM + KUnit + canary + packages)"; \
+	$(JUDGE_INSNS_VM) --prefix-summary || rc=1; \
+	$(JUDGE_INSNS) || rc=1; \
+	echo "== total (host + Debian $(REL_DEBIAN) VM + newest $(REL_NEWEST) VM + debug $(REL_DEBUG) VM + KUnit + canary + packages + instruction gate)"; \
 	$(CHECK_LOG) --sum $(RESULTS_ALL) || rc=1; \
 	exit $$rc
 
@@ -400,7 +410,8 @@ demo: initramfs
 BENCH_OUT := $(BUILD)/bench
 PLUGIN_DIR := $(BUILD)/plugin
 PLUGIN := $(PLUGIN_DIR)/libinsn_count.so
-$(PLUGIN): $(VM)/plugin/insn_count.c $(VM)/plugin/build.sh
+# setup installs the QEMU whose header build.sh fetches.
+$(PLUGIN): $(VM)/plugin/insn_count.c $(VM)/plugin/build.sh | setup
 	@$(VM)/plugin/build.sh $(PLUGIN_DIR) > /dev/null
 
 plugin: $(PLUGIN)
@@ -421,6 +432,40 @@ bench: initramfs $(PLUGIN)
 		--insns $(VMDIR)/bench-insns.log $(BENCH_OUT)/insns.txt \
 		--symbols $(VMDIR)/bench-insns.log \
 		$(BUILD)/kernel/$(KVER)/lib/modules/$(KVER) vrampool=$(KO)
+
+# The instruction gate (make check runs it): vrampool_bench_test's gate run
+# (the smoke run with 15 repetitions) under the counting plugin, its key
+# rows against selftests/qemu/insn-baseline.json; insn-gate.py fails a row
+# that grew more than 3% and names the functions that grew. Counts, unlike
+# times, do not depend on how busy the host is. make insn-baseline takes a
+# new baseline on purpose.
+INSN_OUT      := $(BUILD)/insns
+INSN_BASELINE := $(VM)/insn-baseline.json
+INSN_REPORT   := python3 $(VM)/bench-report.py $(VMDIR)/insns.log $(INSN_OUT)/result.json \
+	--insns $(VMDIR)/insns.log $(INSN_OUT)/counts.txt --symbols $(VMDIR)/insns.log \
+	$(BUILD)/kernel/$(KVER)/lib/modules/$(KVER) vrampool=$(KO)
+JUDGE_INSNS_VM = $(CHECK_LOG) --label insns-vm --vm --console $(VMDIR)/insns.console.log \
+	--kernel $(REL_DEBIAN) --expected-skips $(SKIPS).debian \
+	--result $(VMDIR)/insns-vm.result $(VMDIR)/insns.log
+JUDGE_INSNS = python3 $(VM)/insn-gate.py $(INSN_OUT)/result.json $(INSN_BASELINE) \
+	--result $(VMDIR)/insns.result
+
+run-insns: initramfs $(PLUGIN)
+	@mkdir -p $(INSN_OUT)
+	@rm -f $(INSN_OUT)/counts.txt $(INSN_OUT)/result.json $(VMDIR)/insns.result \
+		$(VMDIR)/insns-vm.result
+	@echo "VM: booting $(KVER) under the instruction counter (the gate); log: $(VMDIR)/insns.log"
+	@VRAMPOOL_QEMU_EXTRA="-plugin $(PLUGIN),out=$(INSN_OUT)/counts.txt,profile=5,profile=1,profile=2" \
+		$(VM)/run-vm.sh --mode check --name insns --tests vrampool_bench_test \
+		--timeout $(VM_TIMEOUT) $(if $(VRAMPOOL_ARGS),--args "$(VRAMPOOL_ARGS)") \
+		--append "vrampool.timeout=600 vrampool.bench=gate nokaslr vrampool.kallsyms=1 $(VM_APPEND)" || true
+	@$(INSN_REPORT) > $(INSN_OUT)/report.txt 2>&1 || true
+
+check-insns: run-insns
+	@rc=0; $(JUDGE_INSNS_VM) --prefix-summary || rc=1; $(JUDGE_INSNS) || rc=1; exit $$rc
+
+insn-baseline: run-insns
+	@python3 $(VM)/insn-gate.py $(INSN_OUT)/result.json $(INSN_BASELINE) --update
 
 # --- Installing and packaging -------------------------------------------------
 
