@@ -44,6 +44,7 @@ expect pass "clean VM log passes" "^4 passed, 0 failed, 1 skipped$" --vm --conso
 expect pass "the tier's kernel is named" "^vm: kernel 6\\.12\\.117\\+deb12-amd64$" --label vm --kernel 6.12.117+deb12-amd64 --vm --console "$D/clean.console.log" "$D/clean.log"
 expect fail "another kernel than the tier's fails" "FAIL VM: booted kernel 6\\.12\\.117\\+deb12-amd64, not the tier's 7\\.3\\.4\\+deb13-amd64" --kernel 7.3.4+deb13-amd64 --vm --console "$D/clean.console.log" "$D/clean.log"
 expect fail "an empty --kernel (no kernel set up) fails" "FAIL VM: no kernel release to check against" --kernel "" --vm --console "$D/clean.console.log" "$D/clean.log"
+expect fail "a result file that cannot be written fails, with a sentence" "^vm: cannot write the result file: .*No such file or directory" --label vm --result /nonexistent/vrampool/check.result --vm --console "$D/clean.console.log" "$D/clean.log"
 expect pass "clean host log passes" "^4 passed, 0 failed, 1 skipped$" "$D/host.log"
 expect fail "kernel WARNING fails" "FAIL kernel \\(during alloc_test\\): WARNING: CPU: 1" --vm --console "$D/warning.console.log" "$D/clean.log"
 expect fail "kmemleak report fails" "FAIL kernel: unreferenced object" --vm --console "$D/leak.console.log" "$D/clean.log"

@@ -922,10 +922,16 @@ def main():
             judge_kernel_log(a.console, rep)
 
     if a.result:
-        with open(a.result, "w") as fh:
-            fh.write(f"{rep.passed} {rep.failed} {rep.skipped}\n")
-            for what in rep.failures:
-                fh.write(what.replace("\n", " ") + "\n")
+        try:
+            with open(a.result, "w") as fh:
+                fh.write(f"{rep.passed} {rep.failed} {rep.skipped}\n")
+                for what in rep.failures:
+                    fh.write(what.replace("\n", " ") + "\n")
+        except OSError as e:
+            # The judgement stands; --sum then names the missing file.
+            print(f"{a.label or 'check-log'}: cannot write the result file: {e}",
+                  file=sys.stderr)
+            rep.failed += 1
     if a.prefix_summary and a.label:
         print(f"{a.label}: {rep.summary()}")
     else:
