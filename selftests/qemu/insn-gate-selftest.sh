@@ -32,50 +32,40 @@ json.dump({"figures": figs, "profile": prof}, open(path, "w"))
 EOF
 }
 
-n=0
-failed=0
-# expect RC DESCRIPTION PATTERN ARGS...: insn-gate.py exits RC and prints a
-# line matching the extended regex PATTERN.
-expect() {
-	want=$1 desc=$2 pattern=$3
-	shift 3
-	n=$((n + 1))
-	out=$($GATE "$@" 2>&1)
+# shellcheck source=selftests/qemu/tap-check.sh
+. "$HERE/tap-check.sh"
+TMP=$T
+# gate ARGS...: run insn-gate.py, its output in $TMP/out, its exit in $rc
+gate() {
+	$GATE "$@" > "$TMP/out" 2>&1
 	rc=$?
-	if [ "$rc" = "$want" ] && echo "$out" | grep -Eq -- "$pattern"; then
-		echo "ok $n $desc"
-		return
-	fi
-	echo "not ok $n $desc (exit $rc, wanted $want; or no line matches '$pattern')"
-	failed=$((failed + 1))
-	echo "$out" | sed 's/^/# /'
 }
+# said RC PATTERN: the last gate exited RC and printed a line matching the
+# basic regex PATTERN
+said() { [ "$rc" -eq "$1" ] && has "$2"; }
 
 echo "TAP version 13"
 echo "1..6"
 report "$T/base.json" 100 none
-expect 0 "--update takes a baseline of every row" "baseline .* updated: 12 rows" \
-	"$T/base.json" "$T/baseline.json" --update
+gate "$T/base.json" "$T/baseline.json" --update
+check "--update takes a baseline of every row" \
+	said 0 "baseline .* updated: 12 rows"
 report "$T/same.json" 102 none
-expect 0 "a row 2% over its baseline passes" "^insns: 12 passed, 0 failed$" \
-	"$T/same.json" "$T/baseline.json" --result "$T/same.result"
-n=$((n + 1))
-if [ "$(head -n 1 "$T/same.result")" = "12 0 0" ]; then
-	echo "ok $n the result file holds '12 0 0'"
-else
-	echo "not ok $n the result file holds '$(head -n 1 "$T/same.result")'"
-	failed=$((failed + 1))
-fi
+gate "$T/same.json" "$T/baseline.json" --result "$T/same.result"
+check "a row 2% over its baseline passes" \
+	said 0 "^insns: 12 passed, 0 failed$"
+check "the result file holds '12 0 0'" \
+	has "^12 0 0$" "$T/same.result"
 report "$T/grown.json" 105 none
-expect 1 "a row 5% over fails, naming the row, the growth and the function that grew" \
-	"FAIL warm ALLOC\+FREE sliced 4 KiB: 4200.0 .* baseline 4000.0 \(\+5.00%\), over the 3% limit; grew most: xas_store \+200.0 \(365.0 -> 565.0\)\. On purpose\? make insn-baseline" \
-	"$T/grown.json" "$T/baseline.json"
+gate "$T/grown.json" "$T/baseline.json"
+check "a row 5% over fails, naming the row, the growth and the function that grew" \
+	said 1 "FAIL warm ALLOC+FREE sliced 4 KiB: 4200.0 .* baseline 4000.0 (+5.00%), over the 3% limit; grew most: xas_store +200.0 (365.0 -> 565.0)\. On purpose? make insn-baseline"
 report "$T/missing.json" 100 "close() with 10^4 live"
-expect 1 "a row the run did not count fails" \
-	"FAIL close\(\) with 10\^4 live: not counted in this run" \
-	"$T/missing.json" "$T/baseline.json"
+gate "$T/missing.json" "$T/baseline.json"
+check "a row the run did not count fails" \
+	said 1 "FAIL close() with 10^4 live: not counted in this run"
 report "$T/faster.json" 90 none
-expect 0 "a row 10% under passes and says to take the gain" \
-	"ok   warm ALLOC\+FREE sliced 4 KiB: .*\(-10.00%\); below the baseline by more than the limit" \
-	"$T/faster.json" "$T/baseline.json"
-[ "$failed" -eq 0 ]
+gate "$T/faster.json" "$T/baseline.json"
+check "a row 10% under passes and says to take the gain" \
+	said 0 "ok   warm ALLOC+FREE sliced 4 KiB: .*(-10.00%); below the baseline by more than the limit"
+tap_exit
