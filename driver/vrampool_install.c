@@ -295,6 +295,7 @@ static void pool_status_fill(const struct vrampool_pool *pool,
 	st->pages = pool->stats.pages;
 	st->pages_peak = pool->stats.pages_peak;
 	st->largest_alloc = pool->stats.largest_alloc;
+	st->pages_made = pool->pages_made;
 }
 
 /*

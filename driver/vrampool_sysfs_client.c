@@ -185,6 +185,7 @@ static ssize_t pool_stats_emit(char *buf, const struct vrampool_pool *pool)
 	n += sysfs_emit_at(buf, n, "padding %llu\n", st->padding);
 	n += sysfs_emit_at(buf, n, "reserved %llu\n", st->reserved);
 	n += sysfs_emit_at(buf, n, "largest_alloc %llu\n", st->largest_alloc);
+	n += sysfs_emit_at(buf, n, "pages_made %llu\n", pool->pages_made);
 	return n;
 }
 

@@ -193,15 +193,16 @@ static void check_query_pages(const struct fz_client *c, const struct drm_vrampo
 	if (s->allocations != m->allocations || s->bytes_in_use != m->bytes ||
 	    s->padding != m->padding || s->reserved_bytes != m->reserved ||
 	    s->pages != m->pages || s->pages_peak != m->pages_peak ||
-	    s->largest_alloc != m->largest)
+	    s->largest_alloc != m->largest || s->pages_made != m->made)
 		mismatch("%s: pool %u: allocations %" PRIu64 " bytes %" PRIu64 " padding %" PRIu64
 			 " reserved %" PRIu64 " pages %" PRIu64 " peak %" PRIu64 " largest %" PRIu64
-			 "; the model's %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-			 " %" PRIu64 " %" PRIu64, when, s->index, (uint64_t)s->allocations,
-			 (uint64_t)s->bytes_in_use, (uint64_t)s->padding,
+			 " made %" PRIu64 "; the model's %" PRIu64 " %" PRIu64 " %" PRIu64 " %"
+			 PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, when, s->index,
+			 (uint64_t)s->allocations, (uint64_t)s->bytes_in_use, (uint64_t)s->padding,
 			 (uint64_t)s->reserved_bytes, (uint64_t)s->pages, (uint64_t)s->pages_peak,
-			 (uint64_t)s->largest_alloc, m->allocations, m->bytes, m->padding,
-			 m->reserved, m->pages, m->pages_peak, m->largest);
+			 (uint64_t)s->largest_alloc, (uint64_t)s->pages_made, m->allocations,
+			 m->bytes, m->padding, m->reserved, m->pages, m->pages_peak, m->largest,
+			 m->made);
 }
 
 void check_query(struct fz_client *c, const char *when)

@@ -124,7 +124,7 @@ static void race_read(struct race_child *st, const char *path, enum race_kind ki
 static const enum race_kind pool_kinds[VP_PF_COUNT] = {
 	[VP_PF_TYPE] = RK_TYPE,
 	[VP_PF_PAGE_SIZE ... VP_PF_DEALLOC_PERIOD] = RK_U64_OR_NONE,
-	[VP_PF_PAGES ... VP_PF_LARGEST_ALLOC] = RK_U64,
+	[VP_PF_PAGES ... VP_PF_PAGES_MADE] = RK_U64,
 };
 
 /* A pool's file, which may vanish: every field of the right kind. */

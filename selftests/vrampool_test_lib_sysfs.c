@@ -91,6 +91,7 @@ const char *const vp_pool_files[VP_PF_COUNT] = {
 	[VP_PF_PADDING] = "padding",
 	[VP_PF_RESERVED] = "reserved",
 	[VP_PF_LARGEST_ALLOC] = "largest_alloc",
+	[VP_PF_PAGES_MADE] = "pages_made",
 };
 
 /*
@@ -124,6 +125,8 @@ static uint64_t pool_stat(const struct drm_vrampool_pool_status *st, enum vp_poo
 		return st->padding;
 	case VP_PF_RESERVED:
 		return st->reserved_bytes;
+	case VP_PF_PAGES_MADE:
+		return st->pages_made;
 	default:
 		return st->largest_alloc;
 	}

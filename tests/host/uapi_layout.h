@@ -134,7 +134,8 @@ UAPI_NEXT(struct drm_vrampool_pool_status, padding, reserved_bytes);
 UAPI_NEXT(struct drm_vrampool_pool_status, reserved_bytes, pages);
 UAPI_NEXT(struct drm_vrampool_pool_status, pages, pages_peak);
 UAPI_NEXT(struct drm_vrampool_pool_status, pages_peak, largest_alloc);
-UAPI_NEXT(struct drm_vrampool_pool_status, largest_alloc, reserved);
+UAPI_NEXT(struct drm_vrampool_pool_status, largest_alloc, pages_made);
+UAPI_NEXT(struct drm_vrampool_pool_status, pages_made, reserved);
 UAPI_LAST(struct drm_vrampool_pool_status, reserved, 144);
 UAPI_AT(struct drm_vrampool_pool_status, index, 64);
 UAPI_AT(struct drm_vrampool_pool_status, pad, 68);
@@ -145,7 +146,8 @@ UAPI_AT(struct drm_vrampool_pool_status, reserved_bytes, 96);
 UAPI_AT(struct drm_vrampool_pool_status, pages, 104);
 UAPI_AT(struct drm_vrampool_pool_status, pages_peak, 112);
 UAPI_AT(struct drm_vrampool_pool_status, largest_alloc, 120);
-UAPI_AT(struct drm_vrampool_pool_status, reserved, 128);
+UAPI_AT(struct drm_vrampool_pool_status, pages_made, 128);
+UAPI_AT(struct drm_vrampool_pool_status, reserved, 136);
 
 /* struct drm_vrampool_pool_query */
 UAPI_FIRST(struct drm_vrampool_pool_query, size);

@@ -492,8 +492,17 @@ struct drm_vrampool_pool_status {
 	/** @largest_alloc: largest allocation served since the layout was installed */
 	__u64 largest_alloc;
 
+	/**
+	 * @pages_made: pages (or buffers) the pool has made since the layout
+	 * was installed (the persistent pool: since the file was opened);
+	 * @pages_made less @pages is how many it gave back to the device. A
+	 * count that grows with few live allocations is a pool that keeps
+	 * making and releasing pages.
+	 */
+	__u64 pages_made;
+
 	/** @reserved: zero */
-	__u64 reserved[2];
+	__u64 reserved;
 };
 
 /**
@@ -817,19 +826,33 @@ struct drm_vrampool_cleanup {
  * A batch of requests is served in array order, each exactly as one
  * %DRM_IOCTL_VRAMPOOL_ALLOC would serve it at that point (the same routing,
  * cleanup and reclaim, the same per-user limits, which count the
- * batch's earlier requests). If one request fails, the requests already
- * served are freed again and their handles released, the handle cursor is
- * put back, and the call fails with the errno a single ALLOC of that
- * request would give, @failed naming the request's index and @error the
- * reason (the codes of &struct drm_vrampool_alloc_error). A request that
- * no pool accepts, or that would pass ``max_allocations``, is found
- * before anything is served. A batch refused after some of its requests
- * made new pages runs an explicit cleanup of the client's pools, so that
- * VRAM goes back to the device. So a refused batch leaves the client's
- * handles, live allocations, bytes in use and (its own free cached pages
- * aside) VRAM as they were; only the pools' running averages and peaks
- * (&drm_vrampool_pool_status.pages_peak, .largest_alloc) remember the
- * attempt, as they would remember an ALLOC that was freed again.
+ * batch's earlier requests). If one request fails, the call fails with
+ * the errno a single ALLOC of that request would give, @failed naming the
+ * request's index and @error the reason (the codes of &struct
+ * drm_vrampool_alloc_error), and leaves what these steps leave:
+ *
+ * 1. a single ALLOC of each request up to the refused one, in order;
+ * 2. a single FREE of each request served, the last first;
+ * 3. if the client's pools made a page (or buffer) meanwhile, one
+ *    %DRM_IOCTL_VRAMPOOL_CLEANUP, so that VRAM goes back to the device
+ *    (&drm_vrampool_pool_status.pages_made tells whether they did);
+ *
+ * but for the handles: the batch's are released and the handle cursor is
+ * put back, so the next ALLOC gets the handle it would have got had the
+ * batch never run. A request that no pool accepts, or that would pass
+ * ``max_allocations``, is found before anything is served: then the
+ * batch leaves everything as it was.
+ *
+ * So a refused batch leaves the client's handles, live allocations and
+ * bytes in use as they were, and its VRAM no higher. What moves is what
+ * those steps move: every request up to the refused one counts in the
+ * allocation clock of the dealloc periods (an idle page that a periodic
+ * pass would release in the single ALLOCs is released), moves an
+ * exclusive pool's running average, and counts in the peaks
+ * (&drm_vrampool_pool_status.pages_peak, .largest_alloc) and in
+ * .pages_made; the cleanup gives back every free cached page of the
+ * client, the ones the batch found too; a page made by the batch takes a
+ * new index, and the next new page the index after it.
  *
  * The answers are written only once every request is served, and the
  * handles become valid (freeable by other threads) only after they are:

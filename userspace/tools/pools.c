@@ -249,6 +249,7 @@ void json_pool_status(struct json *j, const struct drm_vrampool_pool_status *s)
 	json_u64(j, "pages", s->pages);
 	json_u64(j, "pages_peak", s->pages_peak);
 	json_u64(j, "largest_alloc", s->largest_alloc);
+	json_u64(j, "pages_made", s->pages_made);
 	json_object_end(j);
 }
 

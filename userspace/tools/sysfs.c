@@ -199,6 +199,7 @@ static int read_pool(const char *dir, uint64_t index, struct drm_vrampool_pool_s
 		{ "pages", offsetof(struct drm_vrampool_pool_status, pages) },
 		{ "pages_peak", offsetof(struct drm_vrampool_pool_status, pages_peak) },
 		{ "largest_alloc", offsetof(struct drm_vrampool_pool_status, largest_alloc) },
+		{ "pages_made", offsetof(struct drm_vrampool_pool_status, pages_made) },
 	};
 	char path[PATH_MAX], text[1024], type[32];
 	bool present;
