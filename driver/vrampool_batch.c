@@ -44,9 +44,9 @@ struct alloc_batch {
 	u32 records;
 	/* requests [0, placed) are placed, their handles reserved */
 	u32 placed;
-	/* client->next_handle and client->pages when the batch began */
+	/* client->next_handle and client->pages_made when the batch began */
 	u32 next_handle;
-	u32 pages;
+	u64 pages_made;
 	struct drm_vrampool_alloc_request *reqs;
 	struct drm_vrampool_alloc_answer *answers;
 	void **entries;
@@ -190,7 +190,7 @@ static int precheck(struct vrampool_client *client, struct alloc_batch *b,
  */
 static void undo(struct vrampool_client *client, struct alloc_batch *b, bool cursor_back)
 {
-	bool made_pages = client->pages > b->pages;
+	bool made_pages = client->pages_made != b->pages_made;
 
 	while (b->placed) {
 		b->placed--;
@@ -200,7 +200,10 @@ static void undo(struct vrampool_client *client, struct alloc_batch *b, bool cur
 	}
 	if (cursor_back)
 		client->next_handle = b->next_handle;
-	/* The pages its requests made go back to the device (DOC: batches). */
+	/*
+	 * If the pools made pages meanwhile, a cleanup gives them back to
+	 * the device, with every other free page (DOC: batches).
+	 */
 	if (made_pages)
 		vrampool_client_cleanup(client);
 }
@@ -270,7 +273,7 @@ static int place_all(struct vrampool_client *client, struct alloc_batch *b,
 	int ret;
 
 	b->next_handle = client->next_handle;
-	b->pages = client->pages;
+	b->pages_made = client->pages_made;
 	ret = precheck(client, b, args);
 	if (!ret)
 		ret = take_records(client, b);

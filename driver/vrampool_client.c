@@ -100,6 +100,7 @@ static int client_back(const struct vrampool_backing *backing, struct vrampool_p
 	ppage->vram = bo->tbo.base.size;
 	ppage->mmap_offset = drm_vma_node_offset_addr(&bo->tbo.base.vma_node);
 	client->pages++;
+	client->pages_made++;
 	return 0;
 
 err_vram:

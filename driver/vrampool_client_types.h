@@ -74,6 +74,11 @@ struct vrampool_client {
 	 */
 	u32 pages;
 	/**
+	 * @pages_made: pages its pools have made since it opened; a refused
+	 * batch compares it to learn whether it made any (DOC: batches)
+	 */
+	u64 pages_made;
+	/**
 	 * @next_handle: where the cyclic search for a new handle starts: after
 	 * the last one handed out, so that a freed handle is not reused at once
 	 */

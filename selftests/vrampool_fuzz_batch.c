@@ -104,8 +104,8 @@ static void keep_batch_answer(struct fz_client *c, const struct drm_vrampool_all
  * allocation changes (plan_batch()): a request no pool accepts refuses
  * the batch before anything is placed (BufferTooBig); else each request
  * in turn as its own ALLOC; the first the model refuses is the batch's answer, and what the
- * earlier ones placed is undone, the last first, with a cleanup if they
- * made pages; unwritable answers undo them all. The answers are checked
+ * earlier ones placed is undone, the last first, with a cleanup if the
+ * pools made pages meanwhile; unwritable answers undo them all. The answers are checked
  * by the caller, in order (preds[]).
  */
 static void check_batch_predicted(struct fz_client *c,
@@ -113,7 +113,7 @@ static void check_batch_predicted(struct fz_client *c,
 				  const struct drm_vrampool_alloc_batch *b, int ret, bool efault,
 				  struct fzm_answer *preds)
 {
-	uint64_t pages_before = fzm_client_pages(&c->m);
+	uint64_t made_before = fzm_client_made(&c->m);
 	uint32_t n = b->count, placed;
 
 	/* A request no pool accepts refuses the batch before anything is placed. */
@@ -143,12 +143,12 @@ static void check_batch_predicted(struct fz_client *c,
 				 ename(ret), (int)b->failed, placed, ename(preds[placed].err));
 		check_predicted(c, "ALLOC_BATCH request", reqs[placed].size, reqs[placed].flags,
 				ret, &b->error, NULL, &preds[placed]);
-		fzm_batch_undo(&c->m, placed, pages_before);
+		fzm_batch_undo(&c->m, placed, made_before);
 	} else if (efault) {
 		if (ret != -EFAULT)
 			mismatch("ALLOC_BATCH of %u with unwritable answers: %s, want EFAULT", n,
 				 ename(ret));
-		fzm_batch_undo(&c->m, n, pages_before);
+		fzm_batch_undo(&c->m, n, made_before);
 	} else if (ret) {
 		mismatch("ALLOC_BATCH of %u: %s at %d code %u; the model serves every request", n,
 			 ename(ret), (int)b->failed, b->error.code);

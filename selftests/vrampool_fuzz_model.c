@@ -126,9 +126,14 @@ uint64_t fzm_client_vram(const struct fzm_client *c)
 	return v;
 }
 
-uint64_t fzm_client_pages(const struct fzm_client *c)
+uint64_t fzm_client_made(const struct fzm_client *c)
 {
-	return c->npages;
+	uint64_t made = c->pers.made;
+	uint32_t i;
+
+	for (i = 0; i < c->npools; i++)
+		made += c->pools[i].made;
+	return made;
 }
 
 struct fzm_page *fzm_page(struct fzm_client *c, uint32_t pool, uint32_t index)
@@ -867,12 +872,12 @@ void fzm_free(struct fzm_client *c, uint32_t handle)
 		free_at(c, (uint32_t)i);
 }
 
-void fzm_batch_undo(struct fzm_client *c, uint32_t placed, uint64_t pages_before)
+void fzm_batch_undo(struct fzm_client *c, uint32_t placed, uint64_t made_before)
 {
 	/* The batch's allocations are the last @placed of live[], in order. */
 	while (placed--)
 		free_at(c, c->nlive - 1);
-	if (c->npages > pages_before)
+	if (fzm_client_made(c) != made_before)
 		cleanup(c);
 }
 

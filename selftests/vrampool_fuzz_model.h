@@ -133,10 +133,12 @@ void fzm_map(struct fzm_client *c, uint64_t mmap_offset);
 void fzm_unmap(struct fzm_client *c, uint64_t mmap_offset);
 const struct fzm_pool *fzm_pool(const struct fzm_client *c, uint32_t pool);
 /* A refused batch: its placed allocations freed, the last first, then a
- * cleanup if it made pages (@pages_before: fzm_client_pages() before it).
+ * cleanup if the pools made pages meanwhile (@made_before:
+ * fzm_client_made() before it), whatever they released (DOC: batches).
  */
-void fzm_batch_undo(struct fzm_client *c, uint32_t placed, uint64_t pages_before);
-uint64_t fzm_client_pages(const struct fzm_client *c);
+void fzm_batch_undo(struct fzm_client *c, uint32_t placed, uint64_t made_before);
+/* Pages the client's pools have made, the persistent pool's too. */
+uint64_t fzm_client_made(const struct fzm_client *c);
 bool fzm_routable(const struct fzm_client *c, uint64_t size, uint32_t flags);
 
 #endif
