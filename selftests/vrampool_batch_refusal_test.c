@@ -11,7 +11,9 @@
  * handle it would have got (the handle cursor is back), except after
  * answers that could not be written: then the cursor stays past the
  * batch's handles, and a stale FREE of the handle an answer written before
- * the fault named fails with ENOENT.
+ * the fault named fails with ENOENT. A persistent page a refused batch
+ * made and gave back keeps its index: the next new page takes the one
+ * after it.
  *
  * The per-user limits inside a batch are in
  * vrampool_limits_test_helper.c (they need the small limits
@@ -223,6 +225,45 @@ TEST_F(batch, pool_capacity_mid_way)
 	EXPECT_EQ(64 * KiB, b.error.capacity);
 	EXPECT_EQ(64 * KiB, b.error.in_use);
 	EXPECT_UNCHANGED(&before, "a capped pool full at request 2");
+}
+
+/*
+ * A refused batch whose first request made a persistent page: the page
+ * goes back, and the next new persistent page takes the index after it,
+ * never its index again (DOC: allocations, page indices; DOC: batches).
+ */
+TEST_F(batch, refused_persistent_page_keeps_its_index)
+{
+	struct drm_vrampool_pool_entry capped = vp_sliced(64 * KiB, VP_ABSENT, 64 * KiB);
+	const uint64_t sizes[] = { 4096, 32 * KiB, 32 * KiB, 64 * KiB };
+	const uint32_t flags[] = { PERSISTENT, 0, 0, 0 };
+	struct drm_vrampool_alloc_request reqs[4];
+	struct drm_vrampool_alloc_answer ans[4];
+	struct drm_vrampool_alloc_batch b;
+	struct drm_vrampool_alloc a;
+	struct state before;
+	uint32_t first;
+	int ret;
+
+	VP_INSTALL_OK(self->fd, &capped, 1, "sliced{64 KiB, cap 64 KiB}");
+	/* A persistent page made and given back: its index is the last one taken. */
+	VP_ALLOC_OK(self->fd, 4096, PERSISTENT, &a, "a first persistent page");
+	first = a.page;
+	VP_FREE_OK(self->fd, a.handle, "the first persistent page");
+	ASSERT_EQ(0, vp_cleanup(self->fd));
+	self->next = a.handle + 1;
+
+	state_take(_metadata, self->fd, &before);
+	requests(reqs, sizes, flags, 4);
+	ret = vp_alloc_batch(self->fd, reqs, ans, 4, &b);
+	EXPECT_REFUSED(&b, ret, ENOSPC, 3, DRM_VRAMPOOL_ERR_POOL_CAPACITY_EXCEEDED);
+	EXPECT_UNCHANGED(&before, "a capped pool full at request 3, a persistent page made");
+
+	/* The batch's page took first + 1: the next one takes first + 2. */
+	VP_ALLOC_OK(self->fd, 4096, PERSISTENT, &a, "a persistent page after the batch");
+	EXPECT_EQ(first + 2, a.page) TH_LOG("the refused batch's page index was taken again");
+	VP_FREE_OK(self->fd, a.handle, "the persistent page after the batch");
+	self->next = a.handle + 1;
 }
 
 /*
