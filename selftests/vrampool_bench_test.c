@@ -44,6 +44,7 @@
 #include <string.h>
 #include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -64,7 +65,9 @@ struct bench_cfg {
 	int slow_iters;		/* operations per repetition (fresh buffer objects) */
 	int install_iters;	/* installs per repetition */
 	int live_orders;	/* live counts 10^2 ... 10^(live_orders + 1) */
-	int close_order;	/* close() with 10^close_order and 10 times more */
+	int close_order;	/* close() with 10^close_order live, and more */
+	int close_orders;	/* ... up to 10^(close_order + close_orders - 1) */
+	int clients;		/* clients on one device: this many, and 10 times more */
 	int close_mixed;	/* close() of this many mixed allocations, and 4 times more */
 	int replay_reps;	/* replays of each trace with each layout */
 	int close_reps;		/* repetitions of the memory and close() figures */
@@ -371,6 +374,48 @@ static void do_cleanup(int fd)
 		ksft_exit_fail_msg("CLEANUP: %s\n", strerror(errno));
 }
 
+#define FILL_BATCH	DRM_VRAMPOOL_BATCH_MAX
+
+/* @count slices of 256 bytes into @live, a batch of FILL_BATCH at a time. */
+static void fill_slices(int fd, uint32_t *live, int count)
+{
+	static struct drm_vrampool_alloc_request reqs[FILL_BATCH];
+	static struct drm_vrampool_alloc_answer ans[FILL_BATCH];
+	struct drm_vrampool_alloc_batch b;
+
+	for (int i = 0; i < FILL_BATCH; i++)
+		reqs[i] = (struct drm_vrampool_alloc_request) { .size = 256 };
+	for (int done = 0; done < count;) {
+		uint32_t n = count - done < FILL_BATCH ? count - done : FILL_BATCH;
+
+		b = (struct drm_vrampool_alloc_batch) {
+			.requests = (uintptr_t)reqs, .answers = (uintptr_t)ans, .count = n,
+		};
+		if (vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_ALLOC_BATCH, &b))
+			ksft_exit_fail_msg("ALLOC_BATCH of %u with %d live (request %u, code %u): %s\n",
+					   n, done, b.failed, b.error.code, strerror(errno));
+		for (uint32_t i = 0; i < n; i++)
+			live[done + i] = ans[i].handle;
+		done += n;
+	}
+}
+
+/* FREE_BATCH of @count handles, FILL_BATCH at a time. */
+static void free_handles(int fd, const uint32_t *live, int count)
+{
+	struct drm_vrampool_free_batch f;
+
+	for (int done = 0; done < count;) {
+		uint32_t n = count - done < FILL_BATCH ? count - done : FILL_BATCH;
+
+		f = (struct drm_vrampool_free_batch) { .handles = (uintptr_t)(live + done), .count = n };
+		if (vp_ioctl(fd, DRM_IOCTL_VRAMPOOL_FREE_BATCH, &f))
+			ksft_exit_fail_msg("FREE_BATCH of %u (entry %u, code %u): %s\n", n, f.failed,
+					   f.code, strerror(errno));
+		done += n;
+	}
+}
+
 /* ---- Measurements -------------------------------------------------------------- */
 
 /*
@@ -504,7 +549,7 @@ static void bench_warm(int fd)
 static void bench_live(int fd)
 {
 	struct drm_vrampool_pool_entry e = sliced(16 * MiB, 1 * MiB);
-	uint32_t *live = calloc(100000, sizeof(*live));
+	uint32_t *live = calloc(100 * pow10i(cfg.live_orders - 1), sizeof(*live));
 
 	if (!live)
 		ksft_exit_fail_msg("out of memory\n");
@@ -515,12 +560,10 @@ static void bench_live(int fd)
 		char name[96];
 
 		install(fd, &e, 1, DRM_VRAMPOOL_PRESET_NONE);
-		for (int i = 0; i < count; i++)
-			live[i] = do_alloc(fd, 256, 0);
+		fill_slices(fd, live, count);
 		for (int r = 0; r < cfg.reps; r++)
 			pair(fd, 256, 0, cfg.iters, &s[r], &refs[r]);
-		for (int i = 0; i < count; i++)
-			do_free(fd, live[i]);
+		free_handles(fd, live, count);
 		snprintf(name, sizeof(name), "ALLOC+FREE with 10^%d live", k + 2);
 		figure_add("scaling", name, "ns", s, refs, cfg.reps,
 			   "ALLOC+FREE with 10^2 live", 1);
@@ -545,13 +588,20 @@ static long long meminfo_kb(const char *key)
 	return v;
 }
 
-/* Kernel memory per live slice (the slab delta), and what close() costs. */
+/*
+ * Kernel memory per live slice (the slab delta), and what close() costs,
+ * each close() read against 10 times the one of a tenth as many: 1.00 is
+ * linear. The slices are made by batches (the slab delta counts what stays).
+ */
 static void bench_memory_and_close(void)
 {
 	struct drm_vrampool_pool_entry e = sliced(16 * MiB, 1 * MiB);
 	int reps = cfg.close_reps;
+	uint32_t *live = calloc(pow10i(cfg.close_order + cfg.close_orders - 1), sizeof(*live));
 
-	for (int k = 0; k < 2; k++) {
+	if (!live)
+		ksft_exit_fail_msg("out of memory\n");
+	for (int k = 0; k < cfg.close_orders; k++) {
 		int order = cfg.close_order + k, count = (int)pow10i(order);
 		double close_ms[MAX_REPS], per_alloc[MAX_REPS];
 		struct insn_ref refs[MAX_REPS];
@@ -565,8 +615,7 @@ static void bench_memory_and_close(void)
 			install(fd, &e, 1, DRM_VRAMPOOL_PRESET_NONE);
 			do_free(fd, do_alloc(fd, 256, 0));	/* the page exists */
 			before = meminfo_kb("SUnreclaim");
-			for (int i = 0; i < count; i++)
-				do_alloc(fd, 256, 0);
+			fill_slices(fd, live, count);
 			after = meminfo_kb("SUnreclaim");
 			per_alloc[r] = (after - before) * 1024.0 / count;
 			t = span_begin();
@@ -577,8 +626,9 @@ static void bench_memory_and_close(void)
 		figure_add("memory", name, "bytes", per_alloc, NULL, reps, NULL, 0);
 		snprintf(name, sizeof(name), "close() with 10^%d live", order);
 		snprintf(vs, sizeof(vs), "close() with 10^%d live", order - 1);
-		figure_add("memory", name, "ms", close_ms, refs, reps, k ? vs : NULL, 1);
+		figure_add("memory", name, "ms", close_ms, refs, reps, k ? vs : NULL, 10);
 	}
+	free(live);
 }
 
 /*
@@ -753,7 +803,8 @@ static bool bench_replay_model(const char *model, char *plan, char *out)
 {
 	static const char *const presets[] = { "sub-slices", "exclusive-pages" };
 	char trace[128], cmd[1024], chosen[64], layout[512];
-	uint64_t vram = cfg.full ? dev_vram : dev_vram / 4;
+	/* 256 MiB at most: the bench boot's device is larger (10^6 live slices). */
+	uint64_t vram = (dev_vram < 256 * MiB ? dev_vram : 256 * MiB) / (cfg.full ? 1 : 4);
 	int steps = cfg.full ? 3 : 1;
 	const char *tail;
 
@@ -903,18 +954,118 @@ static void bench_batch(int fd)
 	do_cleanup(fd);
 }
 
+/* ---- Many clients ----------------------------------------------------------------- */
+
+#define CLIENT_PAGE	(64 * KiB)	/* each client's cached buffer */
+
+static uint64_t device_vram_in_use(int fd)
+{
+	return get_param(fd, DRM_VRAMPOOL_PARAM_VRAM_IN_USE);
+}
+
+/* A client with a direct pool and one free cached buffer of CLIENT_PAGE. */
+static int cached_client(void)
+{
+	struct drm_vrampool_pool_entry e = direct();
+	int fd = open_dev();
+
+	install(fd, &e, 1, DRM_VRAMPOOL_PRESET_NONE);
+	do_free(fd, do_alloc(fd, CLIENT_PAGE, 0));
+	return fd;
+}
+
+/*
+ * With @n clients on the device, each holding one free cached buffer and
+ * the rest of VRAM held live by one more: an ALLOC of one more buffer in
+ * a client of its own, which finds VRAM full and reclaims (DOC: reclaim:
+ * every client sorted by its last ALLOC, the idlest one's buffer taken).
+ * Between repetitions the buffer goes back and its owner caches one again,
+ * so that VRAM is full at each.
+ */
+static void reclaim_samples(int *fds, int n, double *s, struct insn_ref *refs)
+{
+	struct drm_vrampool_pool_entry e = direct();
+	int filler = open_dev(), me = open_dev();
+	uint64_t room;
+	uint32_t h;
+	double t;
+
+	for (int i = 0; i < n; i++)
+		fds[i] = cached_client();
+	install(filler, &e, 1, DRM_VRAMPOOL_PRESET_NONE);
+	install(me, &e, 1, DRM_VRAMPOOL_PRESET_NONE);
+	room = (dev_vram - device_vram_in_use(me)) & ~(4 * KiB - 1);
+	if (room)
+		do_alloc(filler, room, 0);
+	for (int r = 0; r < cfg.reps; r++) {
+		if (dev_vram - device_vram_in_use(me) >= CLIENT_PAGE)
+			ksft_exit_fail_msg("%d clients: VRAM has room, no reclaim to time\n", n);
+		t = span_begin();
+
+		h = do_alloc(me, CLIENT_PAGE, 0);
+		span_end(t, 1, 1e3, &s[r], &refs[r]);
+		do_free(me, h);
+		do_cleanup(me);
+		/* The idlest client lost its buffer: it caches one again. */
+		do_free(fds[r % n], do_alloc(fds[r % n], CLIENT_PAGE, 0));
+	}
+	close(me);
+	close(filler);
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
+}
+
+/*
+ * cfg.clients and 10 times as many clients on one device: open() and
+ * close() of each, per client, and a reclaim that visits all of them; the
+ * larger read against the smaller.
+ */
+static void bench_clients(void)
+{
+	struct rlimit rl = { .rlim_cur = 16384, .rlim_max = 16384 };
+	int n0 = cfg.clients, *fds = calloc(10 * n0, sizeof(*fds));
+
+	if (!fds || setrlimit(RLIMIT_NOFILE, &rl))
+		ksft_exit_fail_msg("room for %d files: %s\n", 10 * n0, strerror(errno));
+	for (int k = 0; k < 2; k++) {
+		int n = k ? 10 * n0 : n0;
+		double oc[MAX_REPS], rc[MAX_REPS];
+		struct insn_ref orefs[MAX_REPS], rrefs[MAX_REPS];
+		char name[96], vs[96];
+
+		for (int r = 0; r < cfg.close_reps; r++) {
+			double t = span_begin();
+
+			for (int i = 0; i < n; i++)
+				fds[i] = open_dev();
+			for (int i = 0; i < n; i++)
+				close(fds[i]);
+			span_end(t, n, 1e3, &oc[r], &orefs[r]);
+		}
+		snprintf(name, sizeof(name), "open()+close() per client, %d clients", n);
+		snprintf(vs, sizeof(vs), "open()+close() per client, %d clients", n0);
+		figure_add("clients", name, "us", oc, orefs, cfg.close_reps, k ? vs : NULL, 1);
+		reclaim_samples(fds, n, rc, rrefs);
+		snprintf(name, sizeof(name), "reclaiming ALLOC, %d clients", n);
+		snprintf(vs, sizeof(vs), "reclaiming ALLOC, %d clients", n0);
+		figure_add("clients", name, "us", rc, rrefs, cfg.reps, k ? vs : NULL, 1);
+	}
+	free(fds);
+}
+
 /* ---- Report -------------------------------------------------------------------- */
 
 /*
  * The figures a whole run makes: the null ioctl (measured twice, one row),
  * 3 fresh-BO sizes, 4 pool types x 2 sizes warm, one per live order, 2
- * installs, 2 close() orders x (memory, time), 2 mixed close() sizes, 4
- * batch sizes x (ALLOC, FREE, pair), 2 models x (2 presets + plan) x (ratio,
- * rate).
+ * installs, the close() orders x (memory, time), 2 mixed close() sizes, 4
+ * batch sizes x (ALLOC, FREE, pair), 2 client counts x (open and close,
+ * reclaim), 2 models x (2 presets + plan) x (ratio, rate).
  */
 static int figures_expected(void)
 {
-	return 1 + 3 + 4 * 2 + cfg.live_orders + 2 + 2 * 2 + 2 + 4 * 3 + 2 * 3 * 2;
+	return 1 + 3 + 4 * 2 + cfg.live_orders + 2 + cfg.close_orders * 2 + 2 + 4 * 3 + 2 * 2 +
+	       2 * 3 * 2;
 }
 
 /*
@@ -1017,15 +1168,21 @@ int main(void)
 	 * fell in.
 	 */
 	cfg.install_iters = cfg.full ? 30 : gate ? 1 : 5;
-	/* The smoke run stops ten times lower: the debug kernel runs it too. */
-	cfg.live_orders = cfg.full ? 4 : 3;
+	/*
+	 * The full run goes to 10^6 live slices (make bench boots with 512 MiB
+	 * of VRAM for them) and 1,000 clients; the smoke run stops a hundred
+	 * times lower: the debug kernel runs it too.
+	 */
+	cfg.live_orders = cfg.full ? 5 : 3;
 	cfg.close_order = cfg.full ? 4 : 3;
+	cfg.close_orders = cfg.full ? 3 : 2;
+	cfg.clients = cfg.full ? 100 : 10;
 	cfg.close_mixed = cfg.full ? 25000 : 1000;
 	/* The smoke run takes plan's own replays alone (one training step). */
 	cfg.replay_reps = cfg.full ? 5 : 1;
 
 	ksft_print_header();
-	ksft_set_plan(8);
+	ksft_set_plan(9);
 	pin_cpu();
 	find_device();
 	ksft_print_msg("%s run on %s, %d repetitions\n", cfg.name,
@@ -1048,6 +1205,8 @@ int main(void)
 	bench_memory_and_close();
 	bench_close_mixed();
 	ksft_test_result_pass("kernel memory per slice and close() time\n");
+	bench_clients();
+	ksft_test_result_pass("many clients: open() and close(), a reclaim that visits all\n");
 	ksft_test_result(bench_replay(),
 			 "replays of the model traces: presets and the plan's layout\n");
 
