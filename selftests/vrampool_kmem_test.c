@@ -23,7 +23,6 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -88,29 +87,6 @@ static void sleep_ms(long ms)
 }
 
 /*
- * Every slab cache shrunk (/sys/kernel/slab/<cache>/shrink): its empty slabs
- * go back to the page allocator, and under KASAN the objects waiting in its
- * quarantine are freed first (kmem_cache_shrink() drains them), so that
- * memory freed leaves the slab figures on a debug kernel too.
- */
-static void slab_shrink_all(void)
-{
-	DIR *d = opendir("/sys/kernel/slab");
-	struct dirent *de;
-	char path[512];
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", de->d_name);
-		vp_write_file(path, "1");
-	}
-	closedir(d);
-}
-
-/*
  * The slab once the system has settled: caches dropped (what the test did
  * not make goes out of SReclaimable) and shrunk, then the smallest of five
  * samples a tenth of a second apart, each part on its own: background noise
@@ -124,7 +100,7 @@ static int slab_settled(struct slab *s)
 	sync();
 	vp_write_file("/proc/sys/vm/drop_caches", "3");
 	sleep_ms(300);
-	slab_shrink_all();
+	vp_slab_shrink_all();
 	s->unreclaim = s->reclaimable = UINT64_MAX;
 	for (i = 0; i < 5; i++) {
 		ret = slab_sample(&one);

@@ -353,6 +353,13 @@ struct vp_names {
 
 bool vp_all_digits(const char *s);
 int vp_list_dir(const char *path, struct vp_names *out);
+/*
+ * Every slab cache shrunk (/sys/kernel/slab/<cache>/shrink): its empty slabs
+ * go back to the page allocator, and under KASAN the objects waiting in its
+ * quarantine are freed first (kmem_cache_shrink() drains them), so that
+ * memory freed leaves the slab figures on a debug kernel too.
+ */
+void vp_slab_shrink_all(void);
 void vp_names_add(struct vp_names *ns, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Sort as vp_list_dir() does. */

@@ -317,6 +317,23 @@ void vp_names_sort(struct vp_names *ns)
 	qsort(ns->v, ns->n, sizeof(ns->v[0]), cmp_names);
 }
 
+void vp_slab_shrink_all(void)
+{
+	DIR *d = opendir("/sys/kernel/slab");
+	struct dirent *de;
+	char path[512];
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", de->d_name);
+		vp_write_file(path, "1");
+	}
+	closedir(d);
+}
+
 int vp_list_dir(const char *path, struct vp_names *out)
 {
 	struct dirent *de;
