@@ -6,6 +6,7 @@
 #ifndef _VRAMPOOL_COMPAT_H_
 #define _VRAMPOOL_COMPAT_H_
 
+#include <linux/min_heap.h>
 #include <linux/slab.h>
 #include <drm/ttm/ttm_bo.h>
 #include <drm/ttm/ttm_device.h>
@@ -70,6 +71,12 @@
  *   (vrampool_vram_mgr.c), and a real failure of one (a small GFP_KERNEL
  *   slab object: in practice only an OOM-killed task's) remains the
  *   kernel's bug.
+ * - <linux/min_heap.h>'s plain names were its inline heap (6.12); they
+ *   call lib/min_heap.c, built only when something selects
+ *   CONFIG_MIN_HEAP, and the inline heap is named *_inline (7.3):
+ *   vrampool_compat_min_heap_*(), for the reclaim walk's order. The 6.12
+ *   probe also compiles on 7.3 (the plain function is declared there), so
+ *   the *_inline form is looked for first.
  *
  * To add a kernel: build against it (make check builds every kernel of the
  * README's table); for an error, write one probe per form of the changed
@@ -152,6 +159,19 @@ vrampool_compat_kmem_cache_alloc_bulk(struct kmem_cache *cache, gfp_t gfp,
 #error "vrampool: kmem_cache_alloc_bulk() has a form driver/compat/ does not know"
 #endif
 }
+
+/* The inline min-heap of <linux/min_heap.h>, whichever its names. */
+#if defined(VRAMPOOL_HAVE_MIN_HEAP_INLINE)
+#define vrampool_compat_min_heap_init		min_heap_init_inline
+#define vrampool_compat_min_heapify_all		min_heapify_all_inline
+#define vrampool_compat_min_heap_pop		min_heap_pop_inline
+#elif defined(VRAMPOOL_HAVE_MIN_HEAP_PLAIN)
+#define vrampool_compat_min_heap_init		min_heap_init
+#define vrampool_compat_min_heapify_all		min_heapify_all
+#define vrampool_compat_min_heap_pop		min_heap_pop
+#else
+#error "vrampool: <linux/min_heap.h> has a form driver/compat/ does not know"
+#endif
 
 /* Whether the buddy allocator survives a block split that gets no memory. */
 #if defined(VRAMPOOL_HAVE_GPU_BUDDY_SCOREBOARD)

@@ -8,18 +8,19 @@
 #include <linux/atomic.h>
 #include <linux/cleanup.h>
 #include <linux/list.h>
+#include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 
 #include <drm/drm_file.h>
 
 #include <kunit/visibility.h>
 
 #include "vrampool_client.h"
+#include "vrampool_compat.h"
 #include "vrampool_device.h"
 #include "vrampool_reclaim.h"
 #include "vrampool_tenant.h"
@@ -62,11 +63,14 @@
  * walk are not visited: it ends even while clients come and go.
  *
  * Cost: the walk collects the n other clients once (O(n) under
- * &vrampool_device.clients_lock) and sorts them outside it (O(n log n));
- * each step then finds its victim in O(1). Its steps are counted in the
- * device's &vrampool_device.reclaim_work (debugfs ``reclaim``), which the
- * tests read to check that a walk over 500 clients costs no more than
- * O(n log n) against one over 50.
+ * &vrampool_device.clients_lock) and orders them outside it as a min-heap
+ * (<linux/min_heap.h>, O(n)); the client to visit is on top, and leaving
+ * one behind brings up the next in O(log n). A walk that takes what it
+ * needs from the idlest client, the usual one, so costs O(n), not the
+ * O(n log n) of a sort. Its steps are counted in the device's
+ * &vrampool_device.reclaim_work (debugfs ``reclaim``), which the tests read
+ * to check that a walk over 500 clients costs no more than O(n log n)
+ * against one over 50.
  *
  * Hopeless requests: a page larger than the device's VRAM, or than the
  * quota, cannot be made whatever is given back; such an ALLOC fails at
@@ -121,43 +125,57 @@ static bool may_visit(const struct vrampool_client *self, const struct vrampool_
 	return other != self && (!same_user || other->tenant == self->tenant);
 }
 
-/* Idle order: the older stamp first, the lower DRM client id on a tie. */
-static int victim_cmp(const void *a, const void *b, const void *priv)
+/*
+ * Idle order: the older stamp first, the lower DRM client id on a tie
+ * (ids are unique: no two victims are equal). @args: the walk, whose work
+ * counts the comparison.
+ */
+static bool victim_less(const void *a, const void *b, void *args)
 {
 	const struct vrampool_reclaim_victim *va = a, *vb = b;
-	u64 *const *work = priv;
+	struct vrampool_reclaim *walk = args;
 
-	(**work)++;
+	walk->work++;
 	if (va->stamp != vb->stamp)
-		return va->stamp < vb->stamp ? -1 : 1;
-	if (va->id != vb->id)
-		return va->id < vb->id ? -1 : 1;
-	return 0;
+		return va->stamp < vb->stamp;
+	return va->id < vb->id;
 }
 
-/* Takes a reference to each other client @walk may visit: at most ->count. */
+static void victim_swap(void *a, void *b, void *args)
+{
+	swap(*(struct vrampool_reclaim_victim *)a, *(struct vrampool_reclaim_victim *)b);
+}
+
+static const struct min_heap_callbacks victim_order = {
+	.less = victim_less,
+	.swp = victim_swap,
+};
+
+/*
+ * Takes a reference to each other client @walk may visit, into the heap's
+ * array: at most its size (the clients counted before the lock).
+ */
 static void collect_victims(struct vrampool_reclaim *walk, bool same_user)
 {
+	struct vrampool_reclaim_heap *heap = &walk->victims;
 	struct vrampool_client *self = walk->self, *other;
 	struct vrampool_device *vdev = self->vdev;
-	u32 n = 0;
 
 	guard(mutex)(&vdev->clients_lock);
 	list_for_each_entry(other, &vdev->clients, link) {
 		walk->work++;
-		if (n == walk->count)
+		if (heap->nr == heap->size)
 			break;
 		if (!may_visit(self, other, same_user))
 			continue;
 		refcount_inc(&other->ref);
 		walk->cached += READ_ONCE(other->cached_vram);
-		walk->victims[n++] = (struct vrampool_reclaim_victim){
+		heap->data[heap->nr++] = (struct vrampool_reclaim_victim){
 			.client = other,
 			.stamp = READ_ONCE(other->last_alloc),
 			.id = other->file->client_id,
 		};
 	}
-	walk->count = n;
 }
 
 /**
@@ -166,8 +184,9 @@ static void collect_victims(struct vrampool_reclaim *walk, bool same_user)
  * @self: the allocating client, not locked
  * @same_user: visit only the other files of @self's user
  *
- * Collects the other clients open now, each with a reference, and sorts
- * them in idle order. The caller sets &vrampool_reclaim.want_vram and
+ * Collects the other clients open now, each with a reference, and orders
+ * them in idle order (a min-heap: vrampool_reclaim_peek() names the next).
+ * The caller sets &vrampool_reclaim.want_vram and
  * &vrampool_reclaim.want_pages before each vrampool_reclaim_next(), and
  * ends the walk with vrampool_reclaim_end().
  *
@@ -178,19 +197,18 @@ int vrampool_reclaim_start(struct vrampool_reclaim *walk, struct vrampool_client
 {
 	struct vrampool_device *vdev = self->vdev;
 	u32 count = atomic_read(&vdev->client_count);
-	u64 *work;
+	struct vrampool_reclaim_victim *data;
 
 	*walk = (struct vrampool_reclaim){ .self = self, .same_user = same_user };
 	atomic64_inc(&vdev->reclaim_walks);
 	if (count <= 1)
 		return 0;
-	walk->victims = kvmalloc_array(count, sizeof(*walk->victims), GFP_KERNEL_ACCOUNT);
-	if (!walk->victims)
+	data = kvmalloc_array(count, sizeof(*data), GFP_KERNEL_ACCOUNT);
+	if (!data)
 		return -ENOMEM;
-	walk->count = count;
+	vrampool_compat_min_heap_init(&walk->victims, data, count);
 	collect_victims(walk, same_user);
-	work = &walk->work;
-	sort_r(walk->victims, walk->count, sizeof(*walk->victims), victim_cmp, NULL, &work);
+	vrampool_compat_min_heapify_all(&walk->victims, &victim_order, walk);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_reclaim_start);
@@ -202,17 +220,42 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_reclaim_start);
 void vrampool_reclaim_end(struct vrampool_reclaim *walk)
 {
 	struct vrampool_device *vdev = walk->self->vdev;
-	u32 i;
 
-	for (i = walk->next; i < walk->count; i++)
-		vrampool_client_put(walk->victims[i].client);
-	kvfree(walk->victims);
-	walk->victims = NULL;
+	while (walk->victims.nr)
+		vrampool_client_put(walk->victims.data[--walk->victims.nr].client);
+	kvfree(walk->victims.data);
+	walk->victims.data = NULL;
+	walk->victims.size = 0;
 	vrampool_dmem_filter_end(&walk->filter);
-	walk->count = 0;
 	atomic64_add(walk->work, &vdev->reclaim_work);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_reclaim_end);
+
+/**
+ * vrampool_reclaim_peek() - the client a walk visits next
+ * @walk: the walk
+ *
+ * Return: the idlest client not left behind yet, or NULL when none is left.
+ */
+struct vrampool_client *vrampool_reclaim_peek(const struct vrampool_reclaim *walk)
+{
+	return walk->victims.nr ? walk->victims.data[0].client : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_reclaim_peek);
+
+/**
+ * vrampool_reclaim_leave() - leave the client on top behind, for the next
+ * @walk: a walk with a client left to visit (vrampool_reclaim_peek())
+ *
+ * Drops the walk's reference to it; the next in idle order comes on top,
+ * in O(log n).
+ */
+void vrampool_reclaim_leave(struct vrampool_reclaim *walk)
+{
+	vrampool_client_put(walk->victims.data[0].client);
+	vrampool_compat_min_heap_pop(&walk->victims, &victim_order, walk);
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_reclaim_leave);
 
 /*
  * Gives back what @walk wants of @other's free pages; neither client is
@@ -279,14 +322,12 @@ u64 vrampool_reclaim_next(struct vrampool_reclaim *walk, int *err)
 	u64 freed;
 
 	*err = 0;
-	while (walk->next < walk->count) {
-		other = walk->victims[walk->next].client;
+	while ((other = vrampool_reclaim_peek(walk))) {
 		walk->work++;
 		freed = reclaim_client(walk, other, err);
 		if (freed || *err)
 			return freed;
-		vrampool_client_put(other);
-		walk->victims[walk->next++].client = NULL;
+		vrampool_reclaim_leave(walk);
 		cond_resched();
 	}
 	return 0;

@@ -6,6 +6,7 @@
 #ifndef _VRAMPOOL_RECLAIM_H_
 #define _VRAMPOOL_RECLAIM_H_
 
+#include <linux/min_heap.h>
 #include <linux/types.h>
 
 #include "vrampool_dmem.h"
@@ -16,13 +17,16 @@ struct vrampool_client;
  * struct vrampool_reclaim_victim - a client a reclaim walk may take from
  */
 struct vrampool_reclaim_victim {
-	/** @client: the client, a reference held; NULL once visited */
+	/** @client: the client, a reference held while it is in the walk's heap */
 	struct vrampool_client *client;
 	/** @stamp: its &vrampool_client.last_alloc when the walk began */
 	u64 stamp;
 	/** @id: its DRM client id, the tie-break */
 	u64 id;
 };
+
+/* A min-heap of victims, the idlest on top (<linux/min_heap.h>). */
+DEFINE_MIN_HEAP(struct vrampool_reclaim_victim, vrampool_reclaim_heap);
 
 /**
  * struct vrampool_reclaim - one ALLOC's walk over the other clients
@@ -34,12 +38,12 @@ struct vrampool_reclaim_victim {
 struct vrampool_reclaim {
 	/** @self: the client that needs VRAM, never reclaimed from */
 	struct vrampool_client *self;
-	/** @victims: the others, sorted, @count of them */
-	struct vrampool_reclaim_victim *victims;
-	/** @count: how many @victims */
-	u32 count;
-	/** @next: the index in @victims of the client visited next */
-	u32 next;
+	/**
+	 * @victims: the others not yet left behind, a min-heap in idle order
+	 * over an array of one entry per client collected: the client to
+	 * visit next on top
+	 */
+	struct vrampool_reclaim_heap victims;
 	/** @work: clients examined, comparisons and visits so far */
 	u64 work;
 	/**
@@ -68,5 +72,7 @@ int vrampool_reclaim_start(struct vrampool_reclaim *walk, struct vrampool_client
 			   bool same_user);
 u64 vrampool_reclaim_next(struct vrampool_reclaim *walk, int *err);
 void vrampool_reclaim_end(struct vrampool_reclaim *walk);
+struct vrampool_client *vrampool_reclaim_peek(const struct vrampool_reclaim *walk);
+void vrampool_reclaim_leave(struct vrampool_reclaim *walk);
 
 #endif /* _VRAMPOOL_RECLAIM_H_ */

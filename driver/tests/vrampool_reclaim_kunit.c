@@ -63,15 +63,21 @@ static struct vrampool_client *add_client(struct kunit *test, struct fake_client
 	return c;
 }
 
-/* The clients @walk visits, in order, are @want[0..n). */
-static void expect_order(struct kunit *test, const struct vrampool_reclaim *walk,
+/*
+ * The clients @walk visits, in order, are @want[0..n): each on top in
+ * turn, then left behind (vrampool_reclaim_leave() drops its reference).
+ */
+static void expect_order(struct kunit *test, struct vrampool_reclaim *walk,
 			 struct vrampool_client *const *want, u32 n)
 {
 	u32 i;
 
-	KUNIT_ASSERT_EQ(test, walk->count, n);
-	for (i = 0; i < n; i++)
-		KUNIT_EXPECT_PTR_EQ_MSG(test, walk->victims[i].client, want[i], "victim %u", i);
+	KUNIT_ASSERT_EQ(test, (u32)walk->victims.nr, n);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_PTR_EQ_MSG(test, vrampool_reclaim_peek(walk), want[i], "victim %u", i);
+		vrampool_reclaim_leave(walk);
+	}
+	KUNIT_EXPECT_NULL(test, vrampool_reclaim_peek(walk));
 }
 
 /*
@@ -94,13 +100,21 @@ static void idlest_first(struct kunit *test)
 	never = add_client(test, f, 14, 0);	/* never allocated: idlest of all */
 
 	KUNIT_ASSERT_EQ(test, 0, vrampool_reclaim_start(&walk, self, false));
-	expect_order(test, &walk, (struct vrampool_client *[]){ never, b, c, a, late }, 5);
 	KUNIT_EXPECT_EQ(test, 2u, refcount_read(&a->ref));
 	KUNIT_EXPECT_EQ(test, 1u, refcount_read(&self->ref));
+	expect_order(test, &walk, (struct vrampool_client *[]){ never, b, c, a, late }, 5);
+	KUNIT_EXPECT_EQ(test, 1u, refcount_read(&a->ref));
 	vrampool_reclaim_end(&walk);
 	KUNIT_EXPECT_EQ(test, 1u, refcount_read(&a->ref));
 	KUNIT_EXPECT_EQ(test, 1u, refcount_read(&never->ref));
-	KUNIT_EXPECT_EQ(test, 1, atomic64_read(&f->vdev->reclaim_walks));
+
+	/* A walk ended before its clients were visited drops their references too. */
+	KUNIT_ASSERT_EQ(test, 0, vrampool_reclaim_start(&walk, self, false));
+	KUNIT_EXPECT_EQ(test, 2u, refcount_read(&late->ref));
+	vrampool_reclaim_end(&walk);
+	KUNIT_EXPECT_EQ(test, 1u, refcount_read(&late->ref));
+	KUNIT_EXPECT_EQ(test, 1u, refcount_read(&never->ref));
+	KUNIT_EXPECT_EQ(test, 2, atomic64_read(&f->vdev->reclaim_walks));
 }
 
 /*
@@ -158,26 +172,32 @@ static void same_user_only(struct kunit *test)
 }
 
 /*
- * Its work is the clients examined and the comparisons of the sort: at
- * most n + n log2 n + n for n clients, not n^2; the device adds it up.
+ * Its work is the clients examined and the comparisons of the heap: at
+ * most 3n for n clients to order them (a heap, not a sort), and 2 log2 n
+ * more for each client left behind; the device adds it up.
  */
 static void work_counted(struct kunit *test)
 {
 	struct fake_clients *f = fake_device(test, 1000);
 	struct vrampool_client *self;
 	struct vrampool_reclaim walk;
-	u64 n = ARRAY_SIZE(f->c), work;
+	u64 n = ARRAY_SIZE(f->c), work, prev;
 	u32 i;
 
 	self = add_client(test, f, 100, 999);
 	for (i = 1; i < n; i++)
 		add_client(test, f, i, (i * 37) % 11);
 	KUNIT_ASSERT_EQ(test, 0, vrampool_reclaim_start(&walk, self, false));
-	KUNIT_EXPECT_EQ(test, (u32)(n - 1), walk.count);
-	for (i = 1; i < walk.count; i++)
-		KUNIT_EXPECT_LE(test, walk.victims[i - 1].stamp, walk.victims[i].stamp);
+	KUNIT_EXPECT_EQ(test, n - 1, (u64)walk.victims.nr);
 	KUNIT_EXPECT_GE(test, walk.work, n);
-	KUNIT_EXPECT_LE(test, walk.work, n + n * ilog2(n) * 2);
+	KUNIT_EXPECT_LE(test, walk.work, 3 * n);
+	for (i = 1, prev = 0; vrampool_reclaim_peek(&walk); i++) {
+		KUNIT_EXPECT_LE(test, prev, vrampool_reclaim_peek(&walk)->last_alloc);
+		prev = vrampool_reclaim_peek(&walk)->last_alloc;
+		vrampool_reclaim_leave(&walk);
+	}
+	KUNIT_EXPECT_EQ(test, n, (u64)i);
+	KUNIT_EXPECT_LE(test, walk.work, 3 * n + n * ilog2(n) * 2);
 	work = walk.work;
 	vrampool_reclaim_end(&walk);
 	KUNIT_EXPECT_EQ(test, (s64)work, atomic64_read(&f->vdev->reclaim_work));
