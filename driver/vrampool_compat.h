@@ -73,10 +73,11 @@
  *   kernel's bug.
  * - <linux/min_heap.h>'s plain names were its inline heap (6.12); they
  *   call lib/min_heap.c, built only when something selects
- *   CONFIG_MIN_HEAP, and the inline heap is named *_inline (7.3):
- *   vrampool_compat_min_heap_*(), for the reclaim walk's order. The 6.12
- *   probe also compiles on 7.3 (the plain function is declared there), so
- *   the *_inline form is looked for first.
+ *   CONFIG_MIN_HEAP, and the inline heap has names that end in
+ *   ``_inline`` (7.3): the ``vrampool_compat_min_heap_`` macros, for the
+ *   reclaim walk's order. The 6.12 probe also compiles on 7.3 (the plain
+ *   function is declared there), so the ``_inline`` form is looked for
+ *   first.
  *
  * To add a kernel: build against it (make check builds every kernel of the
  * README's table); for an error, write one probe per form of the changed
