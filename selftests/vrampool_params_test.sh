@@ -22,12 +22,24 @@ ORIG=$(module_params)
 log_mark() { echo "vrampool-params-test: mark $n" > /dev/kmsg; MARK="vrampool-params-test: mark $n"; }
 log_has() { dmesg | sed -n "/$MARK/,\$p" | grep -qF "$1"; }
 
+# rmmod, then wait (10 s at most) for the platform driver's sysfs folder to
+# go: the debug kernel delays kobject releases (DEBUG_KOBJECT_RELEASE), and
+# an insmod while it is still there fails with a duplicate filename.
+unload() {
+	rmmod vrampool || return 1
+	i=0
+	while [ -e /sys/bus/platform/drivers/vrampool ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 # refused NAME LOG-TEXT PARAMS...: the module loads with PARAMS but makes no
 # emulated device, and says why.
 refused() {
 	name=$1 text=$2
 	shift 2
-	rmmod vrampool || { not_ok "$name: rmmod"; return; }
+	unload || { not_ok "$name: rmmod"; return; }
 	log_mark
 	if ! insmod "$KO" "$@"; then
 		not_ok "$name: insmod $*"
@@ -72,7 +84,7 @@ refused "max_page_size above VRAM" "refusing device: max_page_size 268439552 is 
 # 9: too many emulated devices refuse the module load itself. (A failed
 # rmmod or insmod between the checks fails the check after it too: the
 # "#" lines say which step went wrong first.)
-rmmod vrampool || echo "# rmmod vrampool failed: the next check cannot pass"
+unload || echo "# rmmod vrampool failed: the next check cannot pass"
 log_mark
 if ! insmod "$KO" emulated_devices=9 2>/dev/null &&
    log_has "emulated_devices=9 exceeds the maximum of 8"; then
@@ -97,7 +109,7 @@ else
 fi
 
 # 11, 12: the original parameters bring every device back.
-rmmod vrampool || echo "# rmmod vrampool failed: the reload cannot pass"
+unload || echo "# rmmod vrampool failed: the reload cannot pass"
 # shellcheck disable=SC2086 # ORIG is a list of module parameters
 check "reload with the original parameters" insmod "$KO" $ORIG
 check "emulated devices back" [ "$(emulated_nodes)" -eq "$(param emulated_devices)" ]
