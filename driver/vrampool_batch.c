@@ -230,7 +230,7 @@ static u32 place_run(struct vrampool_client *client, struct alloc_batch *b,
 	/* Each record is its own handle entry (DOC: handle entries). */
 	for (i = 0; i < n; i++) {
 		ans[i] = ans[-1];
-		ans[i].offset = a[i]->slice.offset;
+		ans[i].offset = vrampool_slices_offset(&a[i]->ppage->slices, &a[i]->slice);
 	}
 	return n;
 }

@@ -101,7 +101,7 @@ static bool entry_is_slice(void *entry)
 	const struct vrampool_alloc *a = entry;
 
 	return !vrampool_handles_pageless(entry) &&
-	       a->pool->config.type == DRM_VRAMPOOL_POOL_SLICED;
+	       vrampool_alloc_in_slice(a);
 }
 
 /*

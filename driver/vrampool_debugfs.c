@@ -68,7 +68,7 @@ static int vram_mm_show(struct seq_file *m, void *unused)
 static void page_map_show(struct seq_file *m, struct vrampool_pool_page *ppage)
 {
 	struct vrampool_slice *slice;
-	u64 at = 0;
+	u64 at = 0, offset;
 
 	seq_printf(m, "    page %u size %llu:", ppage->index, ppage->size);
 	if (ppage->pool->config.type != DRM_VRAMPOOL_POOL_SLICED) {
@@ -77,10 +77,11 @@ static void page_map_show(struct seq_file *m, struct vrampool_pool_page *ppage)
 	}
 	for (slice = vrampool_slices_first(&ppage->slices); slice;
 	     slice = vrampool_slices_next(slice)) {
-		if (slice->offset > at)
-			seq_printf(m, " free %llu+%llu", at, slice->offset - at);
+		offset = vrampool_slices_offset(&ppage->slices, slice);
+		if (offset > at)
+			seq_printf(m, " free %llu+%llu", at, offset - at);
 		at = vrampool_slices_end(&ppage->slices, slice);
-		seq_printf(m, " used %llu+%llu", slice->offset, at - slice->offset);
+		seq_printf(m, " used %llu+%llu", offset, at - offset);
 	}
 	if (at < ppage->size)
 		seq_printf(m, " free %llu+%llu", at, ppage->size - at);

@@ -56,6 +56,12 @@ static int props_check(struct device *dev, const struct vrampool_device_props *p
 			props->alignment, props->vram_size);
 		return -EINVAL;
 	}
+	/* Slices count in 32 bits of alignment units (DOC: slice units). */
+	if (props->alignment > SZ_4G || props->vram_size >> ilog2(props->alignment) > U32_MAX) {
+		dev_err(dev, "refusing device: VRAM size %llu is 2^32 alignment units (%llu bytes) or more\n",
+			props->vram_size, props->alignment);
+		return -EINVAL;
+	}
 	if (props->max_page_size < props->alignment ||
 	    props->max_page_size > props->vram_size) {
 		dev_err(dev, "refusing device: max_page_size %llu is outside [alignment %llu, VRAM size %llu]\n",

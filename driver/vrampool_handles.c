@@ -386,10 +386,11 @@ void vrampool_handles_erase(struct vrampool_client *client, u32 handle)
  */
 void vrampool_handles_trace_free(struct vrampool_client *client, u32 handle, void *entry)
 {
-	const struct vrampool_alloc *a = entry;
+	struct vrampool_alloc *a = entry;
 
 	if (xa_is_value(entry))
 		trace_vrampool_free(client->file->client_id, handle, 0, xa_to_value(entry));
 	else
-		trace_vrampool_free(client->file->client_id, handle, a->size, a->pool->index);
+		trace_vrampool_free(client->file->client_id, handle, vrampool_alloc_size(a),
+				    vrampool_alloc_pool(a)->index);
 }

@@ -23,7 +23,7 @@ struct vrampool_client;
  */
 static inline void *vrampool_handles_entry(struct vrampool_alloc *a)
 {
-	return a->size ? a : xa_mk_value(a->pool->index);
+	return a->ppage ? a : xa_mk_value(a->whole.pool->index);
 }
 
 /**

@@ -26,12 +26,29 @@
  * pages those walks visited.
  */
 
+/**
+ * DOC: allocation records
+ *
+ * A live allocation's record (&struct vrampool_alloc) is 48 bytes, most of
+ * the kernel memory it costs: a client may hold millions. It keeps its page
+ * and either its slice, in a sliced pool, or its size and pool, in a page of
+ * its own. The pool of a slice is its page's; its size is its slice's
+ * length (DOC: slice units) less its alignment padding, which the slice
+ * keeps in 32 bits (the device alignment is at most 2^32 bytes). The
+ * padding of an allocation with a page of its own is computed from its
+ * size. A zero-size allocation has no page and keeps no record (DOC: handle
+ * entries): a record of it on the stack names its pool.
+ */
+
+#include <linux/build_bug.h>
 #include <linux/slab.h>
 #include <kunit/visibility.h>
 
 #include "vrampool_pool.h"
 #include "vrampool_pool_internal.h"
 #include "vrampool_pool_page.h"
+
+static_assert(sizeof(struct vrampool_alloc) <= 48);
 
 static const struct vrampool_pool_ops *const pool_types[] = {
 	[DRM_VRAMPOOL_POOL_EXCLUSIVE] = &vrampool_pool_exclusive_ops,
@@ -98,23 +115,64 @@ u64 vrampool_pool_destroy(struct vrampool_pool *pool)
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_destroy);
 
+/* The padding after @size bytes: rounded up to the alignment, less @size. */
+static u64 size_padding(const struct vrampool_pool *pool, u64 size)
+{
+	u64 eff = 0;
+
+	/* Accepted sizes never overflow it. */
+	vrampool_pool_effective_size(pool, size, &eff);
+	return eff - size;
+}
+
 /**
  * vrampool_pool_padding() - the alignment padding after an allocation
- * @a: a placed allocation (its pool and size set)
+ * @a: a placed allocation
  *
  * Part of its slice or page: in every pool type, its size rounded up to
- * the device alignment (accepted sizes never overflow it), less its size.
+ * the device alignment, less its size (DOC: allocation records).
  *
  * Return: the padding in bytes, 0 for a zero-size allocation.
  */
 u64 vrampool_pool_padding(const struct vrampool_alloc *a)
 {
-	u64 eff = 0;
-
-	vrampool_pool_effective_size(a->pool, a->size, &eff);
-	return eff - a->size;
+	if (vrampool_alloc_in_slice(a))
+		return a->slice.pad;
+	return size_padding(vrampool_alloc_pool(a), a->whole.size);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_padding);
+
+/**
+ * vrampool_alloc_size() - the size an allocation was requested with
+ * @a: a placed allocation
+ *
+ * A slice's length (DOC: allocation records): in O(1) for the slice placed
+ * last in its page, else in O(log n).
+ *
+ * Return: the size in bytes.
+ */
+u64 vrampool_alloc_size(struct vrampool_alloc *a)
+{
+	if (vrampool_alloc_in_slice(a))
+		return vrampool_slices_len(&a->ppage->slices, &a->slice) - a->slice.pad;
+	return a->whole.size;
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_size);
+
+/*
+ * Keeps what the record of @a, just placed, needs of @size: its padding in
+ * its slice, else its size and pool (DOC: allocation records).
+ */
+static void alloc_keep(struct vrampool_pool *pool, struct vrampool_alloc *a, u64 size,
+		       u64 padding)
+{
+	if (vrampool_alloc_in_slice(a)) {
+		a->slice.pad = padding;
+	} else {
+		a->whole.size = size;
+		a->whole.pool = pool;
+	}
+}
 
 /* @n allocations of @size bytes and @padding each, into the pool's stats. */
 static void pool_account_add(struct vrampool_pool *pool, u64 size, u64 padding, u32 n)
@@ -127,18 +185,18 @@ static void pool_account_add(struct vrampool_pool *pool, u64 size, u64 padding, 
 	st->largest_alloc = max(st->largest_alloc, size);
 }
 
-static void pool_account(struct vrampool_pool *pool, struct vrampool_alloc *a, bool add)
+/**
+ * vrampool_pool_account_sub() - take an allocation out of its pool's stats
+ * @pool: its pool
+ * @a: the allocation, before it is freed: its size is its slice's length
+ */
+void vrampool_pool_account_sub(struct vrampool_pool *pool, struct vrampool_alloc *a)
 {
 	struct vrampool_pool_stats *st = &pool->stats;
-	u64 padding = vrampool_pool_padding(a);
 
-	if (add) {
-		pool_account_add(pool, a->size, padding, 1);
-	} else {
-		st->allocations--;
-		st->bytes_in_use -= a->size;
-		st->padding -= padding;
-	}
+	st->allocations--;
+	st->bytes_in_use -= vrampool_alloc_size(a);
+	st->padding -= vrampool_pool_padding(a);
 }
 
 /**
@@ -175,16 +233,18 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_accepts);
 int vrampool_pool_alloc(struct vrampool_pool *pool, u64 size, struct vrampool_alloc *a,
 			bool *full)
 {
-	int ret = 0;
+	u64 padding = size_padding(pool, size);
+	int ret;
 
 	*full = false;
-	a->pool = pool;
-	a->size = size;
-	if (size)
+	if (size) {
 		ret = pool->ops->alloc(pool, size, a, full);
-	if (!ret)
-		pool_account(pool, a, true);
-	return ret;
+		if (ret)
+			return ret;
+	}
+	alloc_keep(pool, a, size, padding);
+	pool_account_add(pool, size, padding, 1);
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_alloc);
 
@@ -208,32 +268,35 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_alloc);
 u32 vrampool_pool_alloc_run(const struct vrampool_alloc *prev, u64 size,
 			    struct vrampool_alloc *const *a, u32 count)
 {
-	struct vrampool_pool *pool = prev->pool;
+	struct vrampool_pool *pool = vrampool_alloc_pool(prev);
+	u64 padding;
 	u32 i, n;
 
 	if (!pool->ops->alloc_run || !prev->ppage || !size || !count)
 		return 0;
 	n = pool->ops->alloc_run(prev, size, a, count);
-	for (i = 0; i < n; i++) {
-		a[i]->pool = pool;
-		a[i]->size = size;
-	}
-	if (n)
-		pool_account_add(pool, size, vrampool_pool_padding(a[0]), n);
+	if (!n)
+		return 0;
+	padding = size_padding(pool, size);
+	for (i = 0; i < n; i++)
+		alloc_keep(pool, a[i], size, padding);
+	pool_account_add(pool, size, padding, n);
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_alloc_run);
 
 /**
  * vrampool_pool_free() - return an allocation to its pool
- * @a: the allocation; a page-less (zero-size) one needs only its pool and
- *     size set
+ * @a: the allocation; a page-less (zero-size) one needs only
+ *     &vrampool_alloc.whole set
  */
 void vrampool_pool_free(struct vrampool_alloc *a)
 {
-	pool_account(a->pool, a, false);
+	struct vrampool_pool *pool = vrampool_alloc_pool(a);
+
+	vrampool_pool_account_sub(pool, a);
 	if (a->ppage)
-		a->pool->ops->free(a);
+		pool->ops->free(a);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free);
 
@@ -244,11 +307,11 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free);
  *
  * As vrampool_pool_free() of each, from the last to the first, for
  * FREE_BATCH; a pool type with &vrampool_pool_ops.free_run (sliced pools)
- * does the page's upkeep once for all of them.
+ * does the page's upkeep once for all of them, and their accounting.
  */
 void vrampool_pool_free_run(struct vrampool_alloc *const *a, u32 count)
 {
-	struct vrampool_pool *pool = a[0]->pool;
+	struct vrampool_pool *pool = vrampool_alloc_pool(a[0]);
 	u32 i;
 
 	if (!pool->ops->free_run) {
@@ -256,9 +319,7 @@ void vrampool_pool_free_run(struct vrampool_alloc *const *a, u32 count)
 			vrampool_pool_free(a[i]);
 		return;
 	}
-	for (i = count; i-- > 0;)
-		pool_account(pool, a[i], false);
-	pool->ops->free_run(a, count);
+	pool->ops->free_run(pool, a, count);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free_run);
 
@@ -302,8 +363,10 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free_vram);
  */
 void vrampool_pool_drop(struct vrampool_alloc *a)
 {
-	if (a->pool->ops->drop)
-		a->pool->ops->drop(a);
+	struct vrampool_pool *pool = vrampool_alloc_pool(a);
+
+	if (pool->ops->drop)
+		pool->ops->drop(a);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_drop);
 

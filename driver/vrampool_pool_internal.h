@@ -63,11 +63,11 @@ struct vrampool_pool_ops {
 	/** @free: take @a out of its page; its accounting is already undone */
 	void (*free)(struct vrampool_alloc *a);
 	/**
-	 * @free_run: optional: @free of each of the @count allocations @a,
-	 * all in one page, from the last to the first
-	 * (vrampool_pool_free_run())
+	 * @free_run: optional: vrampool_pool_account_sub() and @free of each
+	 * of the @count allocations @a of @pool, all in one page, from the
+	 * last to the first (vrampool_pool_free_run())
 	 */
-	void (*free_run)(struct vrampool_alloc *const *a, u32 count);
+	void (*free_run)(struct vrampool_pool *pool, struct vrampool_alloc *const *a, u32 count);
 	/**
 	 * @drop: optional: undo what of @a the pool's destruction cannot,
 	 * for a pool about to be destroyed with @a live (vrampool_pool_drop())
@@ -145,6 +145,7 @@ extern const struct vrampool_pool_ops vrampool_pool_persistent_ops;
 
 /* For the KUnit tests: an exclusive pool's running average. */
 u64 vrampool_pool_exclusive_average(const struct vrampool_pool *pool);
+void vrampool_pool_account_sub(struct vrampool_pool *pool, struct vrampool_alloc *a);
 
 /**
  * vrampool_pool_effective_size() - a size rounded up to the device alignment

@@ -302,8 +302,7 @@ void vrampool_pool_page_release(struct vrampool_pool_page *ppage)
 /**
  * vrampool_pool_page_take() - give a single-allocation page to an allocation
  * @ppage: a free page from &vrampool_pool.fit_tree, or a new page
- * @a: the allocation, its pool and size set, its effective size at most
- *     the page size (the padding is computed: vrampool_pool_padding())
+ * @a: the allocation, its effective size at most the page size
  *
  * The inverse of vrampool_pool_page_put_back().
  */
@@ -314,7 +313,6 @@ void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_a
 	ppage->live = 1;
 	vrampool_pool_page_busy(ppage);
 	a->ppage = ppage;
-	a->slice.offset = 0;
 }
 
 /**

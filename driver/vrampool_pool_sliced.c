@@ -17,6 +17,7 @@
  */
 
 #include <linux/container_of.h>
+#include <linux/log2.h>
 #include <linux/sched.h>
 
 #include "vrampool_pool_internal.h"
@@ -145,7 +146,7 @@ static u32 sliced_alloc_run(const struct vrampool_alloc *prev, u64 size,
 	u64 eff;
 	u32 i;
 
-	vrampool_pool_effective_size(prev->pool, size, &eff);
+	vrampool_pool_effective_size(ppage->pool, size, &eff);
 	for (i = 0; i < count && sliced_largest_hole(ppage) >= eff; i++) {
 		if (!vrampool_slices_insert(&ppage->slices, &a[i]->slice, eff))
 			break;
@@ -168,14 +169,21 @@ static void sliced_free(struct vrampool_alloc *a)
 	vrampool_pool_page_fit_set(a->ppage, sliced_largest_hole(a->ppage));
 }
 
-/* As sliced_free() of each, the last first; the page's fit set once. */
-static void sliced_free_run(struct vrampool_alloc *const *a, u32 count)
+/*
+ * As sliced_free() of each, the last first, each accounted just before its
+ * slice goes (its length is found in O(1) while it is the page's last); the
+ * page's fit set once.
+ */
+static void sliced_free_run(struct vrampool_pool *pool, struct vrampool_alloc *const *a,
+			    u32 count)
 {
 	struct vrampool_pool_page *ppage = a[0]->ppage;
 	u32 i;
 
-	for (i = count; i-- > 0;)
+	for (i = count; i-- > 0;) {
+		vrampool_pool_account_sub(pool, a[i]);
 		vrampool_slices_remove(&ppage->slices, &a[i]->slice);
+	}
 	ppage->live -= count;
 	if (!ppage->live)
 		vrampool_pool_page_idle(ppage);
@@ -214,10 +222,10 @@ static u64 sliced_capacity(const struct vrampool_pool *pool)
 	return (u64)to_sliced(pool)->max_pages * pool->config.page_size;
 }
 
+/* Counted in units of the alignment (DOC: slice units). */
 static int sliced_page_init(struct vrampool_pool_page *ppage)
 {
-	vrampool_slices_init(&ppage->slices, ppage->size);
-	return 0;
+	return vrampool_slices_init(&ppage->slices, ppage->size, ilog2(ppage->pool->alignment));
 }
 
 const struct vrampool_pool_ops vrampool_pool_sliced_ops = {

@@ -132,29 +132,38 @@ struct vrampool_pool_page {
 /**
  * struct vrampool_alloc - one allocation, named by a handle
  *
- * A client may hold millions, so it is kept small (72 bytes): its offset is
- * its slice's, and its alignment padding is computed
- * (vrampool_pool_padding()).
+ * A client may hold millions, so it is kept to 48 bytes (DOC: allocation
+ * records, in vrampool_pool.c): read it through vrampool_alloc_pool(),
+ * vrampool_alloc_offset(), vrampool_alloc_size() and
+ * vrampool_pool_padding().
  */
 struct vrampool_alloc {
 	union {
-		/** @pool: the pool that served it */
-		struct vrampool_pool *pool;
+		/** @ppage: its page; NULL for a zero-size allocation, which never has one */
+		struct vrampool_pool_page *ppage;
 		/**
 		 * @next_spare: while the record is a client's spare, not an
 		 * allocation, the next spare (DOC: spare records)
 		 */
 		struct vrampool_alloc *next_spare;
 	};
-	/** @ppage: its page; NULL for a zero-size allocation, which never has one */
-	struct vrampool_pool_page *ppage;
-	/** @size: bytes requested */
-	u64 size;
-	/**
-	 * @slice: its slice of @ppage, in sliced pools; elsewhere only
-	 * &vrampool_slice.offset is used, 0: it starts its page
-	 */
-	struct vrampool_slice slice;
+	union {
+		/**
+		 * @slice: in a sliced pool's page: its slice, which keeps
+		 * its alignment padding (&vrampool_slice.pad)
+		 */
+		struct vrampool_slice slice;
+		/**
+		 * @whole: in a page of its own (exclusive, direct and
+		 * persistent pools), and for a zero-size allocation
+		 */
+		struct {
+			/** @whole.size: bytes requested */
+			u64 size;
+			/** @whole.pool: the pool that served it */
+			struct vrampool_pool *pool;
+		} whole;
+	};
 };
 
 /**

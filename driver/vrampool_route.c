@@ -65,7 +65,7 @@ struct vrampool_alloc *vrampool_route_release(struct vrampool_client *client, vo
 	client->allocations--;
 	vrampool_tenant_uncharge_allocations(client->tenant, 1);
 	if (vrampool_handles_pageless(entry)) {
-		pageless.pool = pool_of_index(client, vrampool_handles_pool_index(entry));
+		pageless.whole.pool = pool_of_index(client, vrampool_handles_pool_index(entry));
 		vrampool_pool_free(&pageless);
 		return NULL;
 	}
@@ -413,9 +413,9 @@ void vrampool_route_answer(const struct vrampool_alloc *a, u32 handle,
 			   struct drm_vrampool_alloc_answer *ans)
 {
 	ans->handle = handle;
-	ans->pool = a->pool->index;
+	ans->pool = vrampool_alloc_pool(a)->index;
 	ans->pad = 0;
-	ans->offset = a->slice.offset;
+	ans->offset = vrampool_alloc_offset(a);
 	ans->padding = vrampool_pool_padding(a);
 	if (a->ppage) {
 		ans->page = a->ppage->index;

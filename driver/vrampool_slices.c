@@ -21,9 +21,15 @@
  *
  * Slices placed in the tail wait outside the tree (DOC: pending slices).
  *
+ * The index counts in units of the device alignment, which every offset
+ * and length is a multiple of, in 32 bits (DOC: slice units).
+ *
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/bits.h>
+#include <linux/errno.h>
+#include <linux/limits.h>
 #include <linux/minmax.h>
 #include <linux/rbtree_augmented.h>
 #include <kunit/visibility.h>
@@ -54,16 +60,28 @@ static struct vrampool_slice *slice_of(struct rb_node *rb)
 	return rb_entry(rb, struct vrampool_slice, rb);
 }
 
-static u64 slice_gap(const struct vrampool_slice *slice)
+/**
+ * DOC: slice units
+ *
+ * A slice record is most of the kernel memory a live allocation of a
+ * sliced pool costs, so the index keeps offsets and gaps in 32 bits, in
+ * units of 2^shift bytes: the device alignment, which every slice's
+ * length, and so every offset and gap, is a multiple of. A page of up to
+ * 2^32 units fits (1 TiB at the default alignment of 256 bytes); the device
+ * refuses to probe with more VRAM than that, so every page it can make
+ * does.
+ */
+
+static u32 slice_gap(const struct vrampool_slice *slice)
 {
 	return slice->gap;
 }
 
-RB_DECLARE_CALLBACKS_MAX(static, slices_augment, struct vrampool_slice, rb, u64, gap_max,
+RB_DECLARE_CALLBACKS_MAX(static, slices_augment, struct vrampool_slice, rb, u32, gap_max,
 			 slice_gap)
 
 /* The largest gap of the subtree at @rb, 0 for none. */
-static u64 subtree_gap(struct rb_node *rb)
+static u32 subtree_gap(struct rb_node *rb)
 {
 	return rb ? slice_of(rb)->gap_max : 0;
 }
@@ -71,20 +89,28 @@ static u64 subtree_gap(struct rb_node *rb)
 /**
  * vrampool_slices_init() - an empty page: one hole of its size
  * @s: the index
- * @size: the page's size in bytes
+ * @size: the page's size in bytes, a multiple of 2^@shift
+ * @shift: the index's unit is 2^@shift bytes (DOC: slice units), at most 32
+ *
+ * Return: 0, or -EINVAL if @size is not a multiple of the unit or is
+ * 2^32 units or more.
  */
-void vrampool_slices_init(struct vrampool_slices *s, u64 size)
+int vrampool_slices_init(struct vrampool_slices *s, u64 size, u32 shift)
 {
+	if (shift > 32 || size & (BIT_ULL(shift) - 1) || size >> shift > U32_MAX)
+		return -EINVAL;
 	s->root = RB_ROOT;
-	s->size = size;
-	s->tail = size;
+	s->size = size >> shift;
+	s->tail = s->size;
+	s->shift = shift;
 	s->last = NULL;
 	s->pending = NULL;
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_slices_init);
 
 /* The first slice, by offset, whose gap is at least @len; NULL if none. */
-static struct vrampool_slice *lowest_gap(struct vrampool_slices *s, u64 len)
+static struct vrampool_slice *lowest_gap(struct vrampool_slices *s, u32 len)
 {
 	struct rb_node *rb = s->root.rb_node;
 
@@ -150,17 +176,23 @@ static void pending_link(struct vrampool_slices *s)
  * vrampool_slices_insert() - place a slice at the start of the lowest hole that fits
  * @s: the index
  * @slice: the slice, not in any index; its offset is set on success
- * @len: its length in bytes, not 0
+ * @bytes: its length in bytes, not 0, rounded up to the unit
  *
  * In O(log n); in O(1) in the tail, where it is pending (DOC: pending
  * slices).
  *
- * Return: false, and nothing changed, if no hole can take @len bytes.
+ * Return: false, and nothing changed, if no hole can take @bytes.
  */
-bool vrampool_slices_insert(struct vrampool_slices *s, struct vrampool_slice *slice, u64 len)
+bool vrampool_slices_insert(struct vrampool_slices *s, struct vrampool_slice *slice, u64 bytes)
 {
-	struct vrampool_slice *next = lowest_gap(s, len);
+	struct vrampool_slice *next;
+	u32 len;
 
+	/* Past the page: no hole takes it, and the rounding cannot overflow. */
+	if (bytes > (u64)s->size << s->shift)
+		return false;
+	len = (bytes + BIT_ULL(s->shift) - 1) >> s->shift;
+	next = lowest_gap(s, len);
 	slice->gap = 0;
 	slice->gap_max = 0;
 	if (!next) {
@@ -215,7 +247,7 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_slices_next);
  * Where @slice ends: where the hole before @next (the slice after it, NULL
  * for none) starts, or the tail.
  */
-static u64 slice_end(const struct vrampool_slices *s, const struct vrampool_slice *next)
+static u32 slice_end(const struct vrampool_slices *s, const struct vrampool_slice *next)
 {
 	return next ? next->offset - next->gap : s->size - s->tail;
 }
@@ -227,14 +259,37 @@ static u64 slice_end(const struct vrampool_slices *s, const struct vrampool_slic
  *
  * The lengths are not kept: a slice ends where the hole after it starts.
  *
- * Return: the offset just past @slice, in O(log n) (O(1) for the last).
+ * Return: the offset just past @slice in bytes, in O(log n) (O(1) for the
+ * last).
  */
 u64 vrampool_slices_end(struct vrampool_slices *s, const struct vrampool_slice *slice)
 {
+	u32 end;
+
 	pending_link(s);
-	return slice_end(s, slice == s->last ? NULL : vrampool_slices_next(slice));
+	end = slice_end(s, slice == s->last ? NULL : vrampool_slices_next(slice));
+	return (u64)end << s->shift;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_slices_end);
+
+/**
+ * vrampool_slices_len() - a slice's length
+ * @s: the index
+ * @slice: a slice of @s
+ *
+ * In O(1) for the last pending slice (DOC: pending slices), which ends
+ * where the tail starts, and the last slice; else as vrampool_slices_end(),
+ * which links the pending slices.
+ *
+ * Return: its length in bytes.
+ */
+u64 vrampool_slices_len(struct vrampool_slices *s, const struct vrampool_slice *slice)
+{
+	if (slice == s->pending)
+		return (u64)(s->size - s->tail - slice->offset) << s->shift;
+	return vrampool_slices_end(s, slice) - vrampool_slices_offset(s, slice);
+}
+EXPORT_SYMBOL_IF_KUNIT(vrampool_slices_len);
 
 /**
  * vrampool_slices_remove() - free a slice: its bytes join the holes around it
@@ -248,7 +303,7 @@ void vrampool_slices_remove(struct vrampool_slices *s, struct vrampool_slice *sl
 {
 	struct vrampool_slice *next;
 	struct rb_node *prev;
-	u64 freed;
+	u32 freed;
 
 	if (slice == s->pending) {
 		/* It ends where the tail starts, and has no gap. */

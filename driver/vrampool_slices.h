@@ -13,7 +13,9 @@
 /**
  * struct vrampool_slice - one slice of a page, in its &struct vrampool_slices
  *
- * Its length is not kept: it ends where the hole after it starts
+ * Offsets and lengths are counted in the index's units
+ * (&vrampool_slices.shift), in 32 bits: a slice costs 40 bytes. Its length
+ * is not kept: it ends where the hole after it starts
  * (vrampool_slices_end()).
  */
 struct vrampool_slice {
@@ -27,12 +29,17 @@ struct vrampool_slice {
 		 */
 		struct vrampool_slice *below;
 	};
-	/** @offset: where it starts in the page, in bytes */
-	u64 offset;
-	/** @gap: the free bytes before it, from the previous slice's end (or 0) */
-	u64 gap;
+	/** @offset: where it starts in the page, in units (vrampool_slices_offset()) */
+	u32 offset;
+	/** @gap: the free units before it, from the previous slice's end (or 0) */
+	u32 gap;
 	/** @gap_max: the largest @gap in its subtree */
-	u64 gap_max;
+	u32 gap_max;
+	/**
+	 * @pad: not the index's: 32 bits its owner keeps with the slice (a
+	 * sliced allocation's alignment padding, in bytes)
+	 */
+	u32 pad;
 };
 
 /**
@@ -41,10 +48,6 @@ struct vrampool_slice {
 struct vrampool_slices {
 	/** @root: the slices by offset, each subtree with its largest gap */
 	struct rb_root root;
-	/** @size: the page's size in bytes */
-	u64 size;
-	/** @tail: the free bytes after the last slice (the whole page if none) */
-	u64 tail;
 	/**
 	 * @last: the slice of @root at the highest offset, NULL if none: a
 	 * slice goes after it, and the last one goes, without a walk of the
@@ -56,14 +59,34 @@ struct vrampool_slices {
 	 * @root, NULL if none (DOC: pending slices, in vrampool_slices.c)
 	 */
 	struct vrampool_slice *pending;
+	/** @size: the page's size, in units */
+	u32 size;
+	/** @tail: the free units after the last slice (the whole page if none) */
+	u32 tail;
+	/** @shift: a unit is 2^@shift bytes (the device alignment) */
+	u32 shift;
 };
 
-void vrampool_slices_init(struct vrampool_slices *s, u64 size);
+int vrampool_slices_init(struct vrampool_slices *s, u64 size, u32 shift);
 bool vrampool_slices_insert(struct vrampool_slices *s, struct vrampool_slice *slice, u64 len);
 void vrampool_slices_remove(struct vrampool_slices *s, struct vrampool_slice *slice);
 struct vrampool_slice *vrampool_slices_first(struct vrampool_slices *s);
 struct vrampool_slice *vrampool_slices_next(const struct vrampool_slice *slice);
 u64 vrampool_slices_end(struct vrampool_slices *s, const struct vrampool_slice *slice);
+u64 vrampool_slices_len(struct vrampool_slices *s, const struct vrampool_slice *slice);
+
+/**
+ * vrampool_slices_offset() - where a slice starts
+ * @s: the index
+ * @slice: a slice of @s
+ *
+ * Return: its offset in the page, in bytes.
+ */
+static inline u64 vrampool_slices_offset(const struct vrampool_slices *s,
+					 const struct vrampool_slice *slice)
+{
+	return (u64)slice->offset << s->shift;
+}
 
 /**
  * vrampool_slices_largest_hole() - the largest slice the page can take now
@@ -71,13 +94,14 @@ u64 vrampool_slices_end(struct vrampool_slices *s, const struct vrampool_slice *
  *
  * Inline: every ALLOC and FREE of a sliced page asks.
  *
- * Return: the size of its largest hole, in O(1).
+ * Return: the size of its largest hole in bytes, in O(1).
  */
 static inline u64 vrampool_slices_largest_hole(const struct vrampool_slices *s)
 {
 	const struct rb_node *rb = s->root.rb_node;
+	u32 units = max(rb ? rb_entry(rb, struct vrampool_slice, rb)->gap_max : 0, s->tail);
 
-	return max(rb ? rb_entry(rb, struct vrampool_slice, rb)->gap_max : 0, s->tail);
+	return (u64)units << s->shift;
 }
 
 #endif /* _VRAMPOOL_SLICES_H_ */

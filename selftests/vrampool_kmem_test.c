@@ -59,8 +59,8 @@
 #define CGROOT		"/sys/fs/cgroup"
 #define CG_MAX		(4 * 1024 * 1024)
 /*
- * Each ALLOC of a slice charges its record (72 bytes) and its slot in the
- * handle table (about 9): the flood charges about twice CG_MAX.
+ * Each ALLOC of a slice charges its record (48 bytes) and its slot in the
+ * handle table (about 9): the flood charges about 1.4 times CG_MAX.
  */
 #define FLOOD		100000
 #define FLOOD_SIZE	256

@@ -13,7 +13,7 @@
 TINY=${VRAMPOOL_IVSHMEM_TINY:-}
 
 require_module
-echo "1..13"
+echo "1..14"
 
 # shellcheck disable=SC2119 # every parameter: none left out
 ORIG=$(module_params)
@@ -72,7 +72,11 @@ refused "vram_size=0" "refusing device: VRAM size 0 is below the minimum of 1048
 	vram_size=0
 refused "vram_size not page-aligned" \
 	"refusing device: VRAM size 2097153 is not a multiple of the page size" vram_size=2097153
-refused "vram_size beyond RAM" "exceeds half of system RAM" vram_size=1125899906842624
+refused "vram_size beyond RAM" "exceeds half of system RAM" vram_size=1125899906842624 \
+	alignment=1048576
+refused "VRAM of 2^32 alignment units" \
+	"refusing device: VRAM size 4294967296 is 2^32 alignment units (1 bytes) or more" \
+	vram_size=4294967296 alignment=1
 refused "alignment=0" "refusing device: alignment 0 is not a power of two" alignment=0
 refused "alignment not a power of two" "refusing device: alignment 384 is not a power of two" \
 	alignment=384
@@ -81,7 +85,7 @@ refused "max_page_size below alignment" "refusing device: max_page_size 1 is out
 refused "max_page_size above VRAM" "refusing device: max_page_size 268439552 is outside" \
 	vram_size=268435456 max_page_size=268439552
 
-# 9: too many emulated devices refuse the module load itself. (A failed
+# 10: too many emulated devices refuse the module load itself. (A failed
 # rmmod or insmod between the checks fails the check after it too: the
 # "#" lines say which step went wrong first.)
 unload || echo "# rmmod vrampool failed: the next check cannot pass"
@@ -94,7 +98,7 @@ else
 	rmmod vrampool 2>/dev/null
 fi
 
-# 10: a bad alignment refuses a PCI device too.
+# 11: a bad alignment refuses a PCI device too.
 insmod "$KO" alignment=0 || echo "# insmod alignment=0 failed: the next check cannot pass"
 if [ -n "$MAIN" ]; then
 	set -- $MAIN
@@ -108,7 +112,7 @@ else
 	not_ok "PCI device refused with alignment=0 # no ivshmem device in this VM"
 fi
 
-# 11, 12: the original parameters bring every device back.
+# 12, 13: the original parameters bring every device back.
 unload || echo "# rmmod vrampool failed: the reload cannot pass"
 # shellcheck disable=SC2086 # ORIG is a list of module parameters
 check "reload with the original parameters" insmod "$KO" $ORIG

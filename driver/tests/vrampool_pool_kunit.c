@@ -22,16 +22,16 @@ static void sliced_first_fit_split_merge(struct kunit *test)
 	a = alloc_ok(test, pool, 1000);			/* [0, 1024) */
 	b = alloc_ok(test, pool, 1000);			/* [1024, 2048) */
 	ppage = a->ppage;
-	KUNIT_EXPECT_EQ(test, a->slice.offset, 0);
+	KUNIT_EXPECT_EQ(test, vrampool_alloc_offset(a), 0);
 	KUNIT_EXPECT_EQ(test, vrampool_pool_padding(a), 24);
-	KUNIT_EXPECT_EQ(test, b->slice.offset, 1024);
+	KUNIT_EXPECT_EQ(test, vrampool_alloc_offset(b), 1024);
 	KUNIT_EXPECT_PTR_EQ(test, b->ppage, ppage);
 
 	vrampool_pool_free(a);
 	c = alloc_ok(test, pool, 256);			/* first fit: the freed hole */
 	d = alloc_ok(test, pool, 768);			/* the rest of it, split off */
-	KUNIT_EXPECT_EQ(test, c->slice.offset, 0);
-	KUNIT_EXPECT_EQ(test, d->slice.offset, 256);
+	KUNIT_EXPECT_EQ(test, vrampool_alloc_offset(c), 0);
+	KUNIT_EXPECT_EQ(test, vrampool_alloc_offset(d), 256);
 	KUNIT_EXPECT_EQ(test, f->pages, 1);
 
 	/*
@@ -43,14 +43,14 @@ static void sliced_first_fit_split_merge(struct kunit *test)
 	vrampool_pool_free(d);
 	e = alloc_ok(test, pool, 1024);
 	KUNIT_EXPECT_PTR_EQ(test, e->ppage, ppage);
-	KUNIT_EXPECT_EQ(test, e->slice.offset, 0);
+	KUNIT_EXPECT_EQ(test, vrampool_alloc_offset(e), 0);
 
 	/* All free, the holes merge into the whole page: a page-size slice fits it. */
 	vrampool_pool_free(e);
 	vrampool_pool_free(b);
 	e = alloc_ok(test, pool, 4096);
 	KUNIT_EXPECT_PTR_EQ(test, e->ppage, ppage);
-	KUNIT_EXPECT_EQ(test, e->slice.offset, 0);
+	KUNIT_EXPECT_EQ(test, vrampool_alloc_offset(e), 0);
 	KUNIT_EXPECT_EQ(test, f->pages, 1);
 	vrampool_pool_free(e);
 

@@ -266,12 +266,12 @@ static void check_first_fit(struct model *m, const struct vrampool_alloc *a, u64
 		start = 0;
 		pos = vrampool_slices_first(&ppage->slices);
 		for (;;) {
-			end = pos ? pos->offset : ppage->size;
-			if (!(ppage == a->ppage && end > a->slice.offset))
+			end = pos ? vrampool_slices_offset(&ppage->slices, pos) : ppage->size;
+			if (!(ppage == a->ppage && end > vrampool_alloc_offset(a)))
 				KUNIT_ASSERT_LT_MSG(m->test, end - start, eff,
 						    "op %u: a hole in page %u (of %u at %llu) fits",
 						    m->op, ppage->index, a->ppage->index,
-						    a->slice.offset);
+						    vrampool_alloc_offset(a));
 			if (!pos)
 				break;
 			start = vrampool_slices_end(&ppage->slices, pos);
@@ -324,8 +324,8 @@ static void model_alloc(struct model *m, u64 size)
 		KUNIT_ASSERT_EQ_MSG(test, a->ppage->index, p->index, "op %u: a new page's index",
 				    m->op);
 	}
-	KUNIT_ASSERT_EQ_MSG(test, a->slice.offset, offset, "op %u: %llu in page %u", m->op, size,
-			    p->index);
+	KUNIT_ASSERT_EQ_MSG(test, vrampool_alloc_offset(a), offset, "op %u: %llu in page %u",
+			    m->op, size, p->index);
 	if (model_is(m, DRM_VRAMPOOL_POOL_SLICED))
 		check_first_fit(m, a, eff);
 }

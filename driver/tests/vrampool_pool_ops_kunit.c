@@ -101,7 +101,7 @@ static void zero_size_takes_no_page(struct kunit *test)
 	b = alloc_ok(test, pool, 0);
 	KUNIT_EXPECT_NULL(test, a->ppage);
 	KUNIT_EXPECT_NULL(test, b->ppage);
-	KUNIT_EXPECT_EQ(test, a->slice.offset, 0);
+	KUNIT_EXPECT_EQ(test, vrampool_alloc_offset(a), 0);
 	KUNIT_EXPECT_EQ(test, vrampool_pool_padding(a), 0);
 	KUNIT_EXPECT_EQ(test, f->pages, 0);
 	KUNIT_EXPECT_EQ(test, pool->stats.pages, 0);

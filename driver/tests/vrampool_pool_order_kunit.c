@@ -36,7 +36,7 @@ static void sliced_order_after_cleanup(struct kunit *test)
 	KUNIT_EXPECT_GT(test, c->ppage->order, b->ppage->order);
 	d = alloc_ok(test, pool, 256);
 	KUNIT_EXPECT_PTR_EQ(test, d->ppage, b->ppage);
-	KUNIT_EXPECT_EQ(test, d->slice.offset, 2560);
+	KUNIT_EXPECT_EQ(test, vrampool_alloc_offset(d), 2560);
 	vrampool_pool_free(b);
 	vrampool_pool_free(c);
 	vrampool_pool_free(d);
@@ -67,7 +67,7 @@ static void sliced_order_survives_index_wrap(struct kunit *test)
 	vrampool_pool_free(a);
 	d = alloc_ok(test, pool, 2048);
 	KUNIT_EXPECT_PTR_EQ(test, d->ppage, oldest);
-	KUNIT_EXPECT_EQ(test, d->slice.offset, 0);
+	KUNIT_EXPECT_EQ(test, vrampool_alloc_offset(d), 0);
 
 	/* Page 0 released: the numbering goes on at 2, leaving 0 free. */
 	vrampool_pool_free(b);

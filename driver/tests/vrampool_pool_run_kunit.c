@@ -48,7 +48,7 @@ static void run_alloc(struct kunit *test, struct run_pools *p, u64 size, u32 run
 		KUNIT_ASSERT_EQ(test, vrampool_pool_alloc(p->pb, size, b, &full), 0);
 		KUNIT_ASSERT_EQ_MSG(test, a[i]->ppage->index, b->ppage->index,
 				    "step %u, %llu bytes", step, size);
-		KUNIT_ASSERT_EQ_MSG(test, a[i]->slice.offset, b->slice.offset,
+		KUNIT_ASSERT_EQ_MSG(test, vrampool_alloc_offset(a[i]), vrampool_alloc_offset(b),
 				    "step %u, %llu bytes", step, size);
 		k = p->n++;
 		p->la[k] = a[i];
@@ -152,7 +152,7 @@ static void alloc_run_declines(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vrampool_pool_alloc_run(a, 100, c, ARRAY_SIZE(c)), 15);
 	for (i = 0; i < 15; i++) {
 		KUNIT_EXPECT_PTR_EQ(test, c[i]->ppage, a->ppage);
-		KUNIT_EXPECT_EQ(test, c[i]->slice.offset, 256 * (i + 1));
+		KUNIT_EXPECT_EQ(test, vrampool_alloc_offset(c[i]), 256 * (i + 1));
 	}
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(c[15], 0, sizeof(*c[15])));
 	KUNIT_EXPECT_EQ(test, sliced->stats.allocations, 16);
@@ -165,7 +165,7 @@ static void alloc_run_declines(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->ppage->live, 1);
 	/* The page has its room back: the first fit is right after @a. */
 	KUNIT_ASSERT_EQ(test, vrampool_pool_alloc_run(a, 100, c, 1), 1);
-	KUNIT_EXPECT_EQ(test, c[0]->slice.offset, 256);
+	KUNIT_EXPECT_EQ(test, vrampool_alloc_offset(c[0]), 256);
 	vrampool_pool_free(c[0]);
 	vrampool_pool_free(a);
 	/* A type without the op: each allocation freed as vrampool_pool_free() frees it. */

@@ -122,6 +122,9 @@ static void model_insert(struct model *m, u32 len)
 
 static void model_remove(struct model *m, u32 k)
 {
+	/* Its length, found in O(1) while it is the last pending one. */
+	KUNIT_ASSERT_EQ_MSG(m->test, vrampool_slices_len(&m->idx, &m->slice[k]), m->len[k],
+			    "step %u: slice %u", m->step, k);
 	model_mark(m, m->slice[k].offset, m->len[k], false);
 	vrampool_slices_remove(&m->idx, &m->slice[k]);
 	m->live[k] = false;
@@ -145,7 +148,7 @@ static struct model *model_new(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	m->test = test;
-	vrampool_slices_init(&m->idx, MODEL_PAGE);
+	KUNIT_ASSERT_EQ(test, vrampool_slices_init(&m->idx, MODEL_PAGE, 0), 0);
 	return m;
 }
 
@@ -278,21 +281,25 @@ static void slices_holes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vrampool_slices_largest_hole(&m->idx), 0);
 }
 
-/* Offsets and sizes past 32 bits. */
+/*
+ * Offsets and sizes past 32 bits of bytes, in units of 4 KiB (DOC: slice
+ * units): 2^28 units of a page of 1 TiB.
+ */
 static void slices_large(struct kunit *test)
 {
 	struct vrampool_slices idx;
 	struct vrampool_slice a, b, c;
 	u64 page = 1ULL << 40;
 
-	vrampool_slices_init(&idx, page);
+	KUNIT_ASSERT_EQ(test, vrampool_slices_init(&idx, page, 12), 0);
 	KUNIT_ASSERT_TRUE(test, vrampool_slices_insert(&idx, &a, 1ULL << 39));
 	KUNIT_ASSERT_TRUE(test, vrampool_slices_insert(&idx, &b, SZ_4K));
-	KUNIT_EXPECT_EQ(test, b.offset, 1ULL << 39);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_offset(&idx, &b), 1ULL << 39);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_len(&idx, &a), 1ULL << 39);
 	vrampool_slices_remove(&idx, &a);
 	KUNIT_EXPECT_EQ(test, vrampool_slices_largest_hole(&idx), page / 2);
 	KUNIT_ASSERT_TRUE(test, vrampool_slices_insert(&idx, &c, page / 2));
-	KUNIT_EXPECT_EQ(test, c.offset, 0);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_offset(&idx, &c), 0);
 	KUNIT_EXPECT_EQ(test, vrampool_slices_end(&idx, &c), page / 2);
 	KUNIT_EXPECT_EQ(test, vrampool_slices_largest_hole(&idx), page / 2 - SZ_4K);
 	vrampool_slices_remove(&idx, &b);
@@ -301,9 +308,39 @@ static void slices_large(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, vrampool_slices_first(&idx));
 }
 
+/*
+ * Lengths round up to the unit; a page must be a whole number of units,
+ * fewer than 2^32; a request past the page is refused, never rounded into it.
+ */
+static void slices_units(struct kunit *test)
+{
+	struct vrampool_slices idx;
+	struct vrampool_slice a, b;
+
+	KUNIT_EXPECT_EQ(test, vrampool_slices_init(&idx, 1ULL << 40, 8), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_init(&idx, (1ULL << 40) - 256, 8), 0);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_init(&idx, 4096 + 1, 8), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_init(&idx, 1ULL << 40, 33), -EINVAL);
+
+	KUNIT_ASSERT_EQ(test, vrampool_slices_init(&idx, 4096, 8), 0);
+	KUNIT_EXPECT_FALSE(test, vrampool_slices_insert(&idx, &a, 4097));
+	KUNIT_EXPECT_FALSE(test, vrampool_slices_insert(&idx, &a, U64_MAX));
+	KUNIT_ASSERT_TRUE(test, vrampool_slices_insert(&idx, &a, 1));
+	KUNIT_ASSERT_TRUE(test, vrampool_slices_insert(&idx, &b, 3840));
+	KUNIT_EXPECT_EQ(test, vrampool_slices_len(&idx, &a), 256);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_offset(&idx, &b), 256);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_largest_hole(&idx), 0);
+	vrampool_slices_remove(&idx, &a);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_largest_hole(&idx), 256);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_len(&idx, &b), 3840);
+	vrampool_slices_remove(&idx, &b);
+	KUNIT_EXPECT_EQ(test, vrampool_slices_largest_hole(&idx), 4096);
+}
+
 static struct kunit_case vrampool_slices_cases[] = {
 	KUNIT_CASE(slices_holes),
 	KUNIT_CASE(slices_large),
+	KUNIT_CASE(slices_units),
 	KUNIT_CASE(slices_random),
 	KUNIT_CASE(slices_random_pending),
 	KUNIT_CASE(slices_pending),
