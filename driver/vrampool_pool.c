@@ -186,17 +186,19 @@ static void pool_account_add(struct vrampool_pool *pool, u64 size, u64 padding, 
 }
 
 /**
- * vrampool_pool_account_sub() - take an allocation out of its pool's stats
- * @pool: its pool
- * @a: the allocation, before it is freed: its size is its slice's length
+ * vrampool_pool_account_sub() - take freed allocations out of their pool's stats
+ * @pool: their pool
+ * @size: the sizes they were requested with, together
+ * @padding: their padding, together
+ * @n: how many
  */
-void vrampool_pool_account_sub(struct vrampool_pool *pool, struct vrampool_alloc *a)
+void vrampool_pool_account_sub(struct vrampool_pool *pool, u64 size, u64 padding, u32 n)
 {
 	struct vrampool_pool_stats *st = &pool->stats;
 
-	st->allocations--;
-	st->bytes_in_use -= vrampool_alloc_size(a);
-	st->padding -= vrampool_pool_padding(a);
+	st->allocations -= n;
+	st->bytes_in_use -= size;
+	st->padding -= padding;
 }
 
 /**
@@ -293,10 +295,13 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_alloc_run);
 void vrampool_pool_free(struct vrampool_alloc *a)
 {
 	struct vrampool_pool *pool = vrampool_alloc_pool(a);
+	u64 padding = 0, size = 0;
 
-	vrampool_pool_account_sub(pool, a);
-	if (a->ppage)
-		pool->ops->free(a);
+	if (a->ppage) {
+		padding = vrampool_pool_padding(a);
+		size = pool->ops->free(a);
+	}
+	vrampool_pool_account_sub(pool, size, padding, 1);
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_free);
 

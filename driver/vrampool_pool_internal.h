@@ -60,12 +60,15 @@ struct vrampool_pool_ops {
 	 */
 	u32 (*alloc_run)(const struct vrampool_alloc *prev, u64 size,
 			 struct vrampool_alloc *const *a, u32 count);
-	/** @free: take @a out of its page; its accounting is already undone */
-	void (*free)(struct vrampool_alloc *a);
 	/**
-	 * @free_run: optional: vrampool_pool_account_sub() and @free of each
-	 * of the @count allocations @a of @pool, all in one page, from the
-	 * last to the first (vrampool_pool_free_run())
+	 * @free: take @a out of its page; return the size it was requested
+	 * with (DOC: allocation records); the caller undoes its accounting
+	 */
+	u64 (*free)(struct vrampool_alloc *a);
+	/**
+	 * @free_run: optional: @free of each of the @count allocations @a of
+	 * @pool, all in one page, from the last to the first, and their
+	 * accounting undone (vrampool_pool_account_sub(); vrampool_pool_free_run())
 	 */
 	void (*free_run)(struct vrampool_pool *pool, struct vrampool_alloc *const *a, u32 count);
 	/**
@@ -145,7 +148,7 @@ extern const struct vrampool_pool_ops vrampool_pool_persistent_ops;
 
 /* For the KUnit tests: an exclusive pool's running average. */
 u64 vrampool_pool_exclusive_average(const struct vrampool_pool *pool);
-void vrampool_pool_account_sub(struct vrampool_pool *pool, struct vrampool_alloc *a);
+void vrampool_pool_account_sub(struct vrampool_pool *pool, u64 size, u64 padding, u32 n);
 
 /**
  * vrampool_pool_effective_size() - a size rounded up to the device alignment

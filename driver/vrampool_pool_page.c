@@ -321,8 +321,10 @@ void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_a
  *
  * Its page goes into the free tree, at its place in the type's reuse order,
  * and is marked free in &vrampool_pool.pages unless it still is.
+ *
+ * Return: the size @a was requested with (&vrampool_alloc.whole).
  */
-void vrampool_pool_page_put_back(struct vrampool_alloc *a)
+u64 vrampool_pool_page_put_back(struct vrampool_alloc *a)
 {
 	struct vrampool_pool_page *ppage = a->ppage;
 	struct vrampool_pool *pool = ppage->pool;
@@ -336,6 +338,7 @@ void vrampool_pool_page_put_back(struct vrampool_alloc *a)
 		xa_set_mark(&pool->pages, ppage->index, VRAMPOOL_PAGE_FREE);
 		ppage->free_marked = true;
 	}
+	return a->whole.size;
 }
 
 /**

@@ -59,7 +59,7 @@ struct vrampool_pool_page *vrampool_pool_page_first_fit(struct vrampool_pool *po
 
 /* Pages that hold one allocation each: exclusive, direct and persistent pools. */
 void vrampool_pool_page_take(struct vrampool_pool_page *ppage, struct vrampool_alloc *a);
-void vrampool_pool_page_put_back(struct vrampool_alloc *a);
+u64 vrampool_pool_page_put_back(struct vrampool_alloc *a);
 bool vrampool_pool_page_unmark_busy(struct vrampool_pool_page *ppage);
 void vrampool_pool_page_release_free(struct vrampool_pool *pool, struct vrampool_trim *trim);
 

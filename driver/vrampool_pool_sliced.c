@@ -161,29 +161,30 @@ static u32 sliced_alloc_run(const struct vrampool_alloc *prev, u64 size,
 	return i;
 }
 
-static void sliced_free(struct vrampool_alloc *a)
+/* The size: the slice's length, less the padding it keeps. */
+static u64 sliced_free(struct vrampool_alloc *a)
 {
-	vrampool_slices_remove(&a->ppage->slices, &a->slice);
+	u64 len = vrampool_slices_remove(&a->ppage->slices, &a->slice);
+
 	if (!--a->ppage->live)
 		vrampool_pool_page_idle(a->ppage);
 	vrampool_pool_page_fit_set(a->ppage, sliced_largest_hole(a->ppage));
+	return len - a->slice.pad;
 }
 
-/*
- * As sliced_free() of each, the last first, each accounted just before its
- * slice goes (its length is found in O(1) while it is the page's last); the
- * page's fit set once.
- */
+/* As sliced_free() of each, the last first; accounted and the page's fit set once. */
 static void sliced_free_run(struct vrampool_pool *pool, struct vrampool_alloc *const *a,
 			    u32 count)
 {
 	struct vrampool_pool_page *ppage = a[0]->ppage;
+	u64 len = 0, padding = 0;
 	u32 i;
 
 	for (i = count; i-- > 0;) {
-		vrampool_pool_account_sub(pool, a[i]);
-		vrampool_slices_remove(&ppage->slices, &a[i]->slice);
+		len += vrampool_slices_remove(&ppage->slices, &a[i]->slice);
+		padding += a[i]->slice.pad;
 	}
+	vrampool_pool_account_sub(pool, len - padding, padding, count);
 	ppage->live -= count;
 	if (!ppage->live)
 		vrampool_pool_page_idle(ppage);

@@ -298,22 +298,26 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_slices_len);
  *
  * In O(log n); in O(1) for the last pending slice (DOC: pending slices),
  * whose bytes go back to the tail.
+ *
+ * Return: its length in bytes.
  */
-void vrampool_slices_remove(struct vrampool_slices *s, struct vrampool_slice *slice)
+u64 vrampool_slices_remove(struct vrampool_slices *s, struct vrampool_slice *slice)
 {
 	struct vrampool_slice *next;
 	struct rb_node *prev;
-	u32 freed;
+	u32 len, freed;
 
 	if (slice == s->pending) {
 		/* It ends where the tail starts, and has no gap. */
+		len = s->size - s->tail - slice->offset;
 		s->tail = s->size - slice->offset;
 		s->pending = slice->below;
-		return;
+		return (u64)len << s->shift;
 	}
 	pending_link(s);
 	next = slice == s->last ? NULL : vrampool_slices_next(slice);
-	freed = slice->gap + slice_end(s, next) - slice->offset;
+	len = slice_end(s, next) - slice->offset;
+	freed = slice->gap + len;
 
 	if (next) {
 		next->gap += freed;
@@ -325,5 +329,6 @@ void vrampool_slices_remove(struct vrampool_slices *s, struct vrampool_slice *sl
 		s->last = prev ? slice_of(prev) : NULL;
 	}
 	rb_erase_augmented(&slice->rb, &s->root, &slices_augment);
+	return (u64)len << s->shift;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_slices_remove);

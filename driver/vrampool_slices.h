@@ -69,7 +69,7 @@ struct vrampool_slices {
 
 int vrampool_slices_init(struct vrampool_slices *s, u64 size, u32 shift);
 bool vrampool_slices_insert(struct vrampool_slices *s, struct vrampool_slice *slice, u64 len);
-void vrampool_slices_remove(struct vrampool_slices *s, struct vrampool_slice *slice);
+u64 vrampool_slices_remove(struct vrampool_slices *s, struct vrampool_slice *slice);
 struct vrampool_slice *vrampool_slices_first(struct vrampool_slices *s);
 struct vrampool_slice *vrampool_slices_next(const struct vrampool_slice *slice);
 u64 vrampool_slices_end(struct vrampool_slices *s, const struct vrampool_slice *slice);

@@ -126,7 +126,8 @@ static void model_remove(struct model *m, u32 k)
 	KUNIT_ASSERT_EQ_MSG(m->test, vrampool_slices_len(&m->idx, &m->slice[k]), m->len[k],
 			    "step %u: slice %u", m->step, k);
 	model_mark(m, m->slice[k].offset, m->len[k], false);
-	vrampool_slices_remove(&m->idx, &m->slice[k]);
+	KUNIT_ASSERT_EQ_MSG(m->test, vrampool_slices_remove(&m->idx, &m->slice[k]), m->len[k],
+			    "step %u: slice %u", m->step, k);
 	m->live[k] = false;
 	m->nlive--;
 }
