@@ -6,13 +6,13 @@
  * Copyright (C) 2026 The vrampool authors
  */
 
+#include <linux/hash.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/uaccess.h>
-#include <linux/wordpart.h>
 
 #include <kunit/visibility.h>
 
@@ -31,44 +31,51 @@
 #include "vrampool_route.h"
 #include "vrampool_trace.h"
 
-static int key_cmp(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /**
  * vrampool_batch_free_first_repeat() - the first handle of a batch named before
  * @handles: the batch's handles
  * @count: how many
- * @keys: room for @count keys, scratch
+ * @set: scratch room for vrampool_batch_free_set_size(@count) handles
  *
  * Handles in increasing order, as a batch of ALLOC_BATCH answers frees
- * them, all differ: one pass sees that. Otherwise it sorts (handle, index)
- * pairs: O(n log n) and no lookup, where marking each handle in the handle
- * table would take two more walks of it per handle.
+ * them, all differ: one pass sees that. Otherwise each handle goes into a
+ * hash set in @set (open addressing, linear probing, at most half full),
+ * in batch order, until one is there already: O(n) expected, never a sort
+ * and never a lookup in the handle table, where marking each handle would
+ * take two more walks of it per handle. Handles chosen to collide cost at
+ * most n^2/2 probes, n at most %DRM_VRAMPOOL_BATCH_MAX, under the caller's
+ * own client lock. An empty slot holds 0, so handle 0 (which names
+ * nothing) is tracked aside.
  *
  * Return: the lowest index i whose handle some index j < i holds too, or
  * @count when all differ.
  */
-VISIBLE_IF_KUNIT u32 vrampool_batch_free_first_repeat(const u32 *handles, u32 count, u64 *keys)
+VISIBLE_IF_KUNIT u32 vrampool_batch_free_first_repeat(const u32 *handles, u32 count, u32 *set)
 {
-	u32 i, first = count;
+	u32 i, slot, size, bits;
+	bool zero = false;
 
 	for (i = 1; i < count && handles[i - 1] < handles[i]; i++)
 		;
 	if (i >= count)
 		return count;
 
-	for (i = 0; i < count; i++)
-		keys[i] = (u64)handles[i] << 32 | i;
-	sort(keys, count, sizeof(*keys), key_cmp, NULL);
-	/* Among equal handles, ordered by index: each after the first repeats. */
-	for (i = 1; i < count; i++)
-		if (keys[i] >> 32 == keys[i - 1] >> 32)
-			first = min_t(u32, first, lower_32_bits(keys[i]));
-	return first;
+	size = vrampool_batch_free_set_size(count);
+	bits = ilog2(size);
+	memset(set, 0, size * sizeof(*set));
+	for (i = 0; i < count; i++) {
+		if (!handles[i]) {
+			if (zero)
+				return i;
+			zero = true;
+			continue;
+		}
+		for (slot = hash_32(handles[i], bits); set[slot]; slot = (slot + 1) & (size - 1))
+			if (set[slot] == handles[i])
+				return i;
+		set[slot] = handles[i];
+	}
+	return count;
 }
 EXPORT_SYMBOL_IF_KUNIT(vrampool_batch_free_first_repeat);
 
@@ -77,9 +84,9 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_batch_free_first_repeat);
  * earlier in the batch; @failed names the first that is either.
  */
 static int check_handles(struct vrampool_client *client, const u32 *handles, u32 count,
-			 u64 *keys, struct drm_vrampool_free_batch *args)
+			 u32 *set, struct drm_vrampool_free_batch *args)
 {
-	u32 repeat = vrampool_batch_free_first_repeat(handles, count, keys);
+	u32 repeat = vrampool_batch_free_first_repeat(handles, count, set);
 	/* A reserved handle (an ALLOC under way) names nothing: not found. */
 	u32 missing = vrampool_handles_first_missing(client, handles, repeat);
 
@@ -161,18 +168,17 @@ static void free_all(struct vrampool_client *client, const u32 *handles, u32 cou
 
 /* Frees a copied-in batch of handles, all or none, under the client lock. */
 static int free_batch_run(struct vrampool_client *client, const u32 *handles, u32 count,
-			  u64 *keys, struct drm_vrampool_free_batch *args)
+			  void *scratch, struct drm_vrampool_free_batch *args)
 {
 	int ret;
 
 	/* Killable, as FREE (DOC: Locking). */
 	if (mutex_lock_killable(&client->lock))
 		return -EINTR;
-	ret = check_handles(client, handles, count, keys, args);
-	/* The sort's keys are done with: their room holds the entries (both 8 bytes). */
-	BUILD_BUG_ON(sizeof(void *) != sizeof(*keys));
+	ret = check_handles(client, handles, count, scratch, args);
+	/* The hash set is done with: its room holds the entries. */
 	if (!ret)
-		free_all(client, handles, count, (void **)keys);
+		free_all(client, handles, count, scratch);
 	mutex_unlock(&client->lock);
 	return ret;
 }
@@ -190,8 +196,9 @@ int vrampool_free_batch_ioctl(struct drm_device *drm, void *data, struct drm_fil
 {
 	struct vrampool_device *vdev = to_vrampool_device(drm);
 	struct drm_vrampool_free_batch *args = data;
+	size_t scratch;
+	void *room;
 	u32 *handles;
-	u64 *keys;
 	int ret = 0;
 
 	args->failed = DRM_VRAMPOOL_NO_ENTRY;
@@ -205,22 +212,25 @@ int vrampool_free_batch_ioctl(struct drm_device *drm, void *data, struct drm_fil
 		goto out;
 
 	/*
-	 * The keys, then the handles, in one allocation, charged to the
-	 * caller (bounded: DRM_VRAMPOOL_BATCH_MAX); not zeroed, every entry
-	 * is written before it is read.
+	 * Scratch for the hash set, then for the entries (at least as large:
+	 * two handles a request), then the handles, in one allocation,
+	 * charged to the caller (bounded: DRM_VRAMPOOL_BATCH_MAX); not
+	 * zeroed, every entry is written before it is read.
 	 */
-	keys = kvmalloc_array(args->count, sizeof(*keys) + sizeof(*handles), GFP_KERNEL_ACCOUNT);
-	if (!keys) {
+	scratch = max(vrampool_batch_free_set_size(args->count) * sizeof(u32),
+		      args->count * sizeof(void *));
+	room = kvmalloc(scratch + args->count * sizeof(*handles), GFP_KERNEL_ACCOUNT);
+	if (!room) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	handles = (u32 *)(keys + args->count);
+	handles = room + scratch;
 	if (copy_from_user(handles, u64_to_user_ptr(args->handles),
 			   array_size(args->count, sizeof(*handles))))
 		ret = -EFAULT;
 	else
-		ret = free_batch_run(file->driver_priv, handles, args->count, keys, args);
-	kvfree(keys);
+		ret = free_batch_run(file->driver_priv, handles, args->count, room, args);
+	kvfree(room);
 out:
 	trace_vrampool_batch(file->client_id, VRAMPOOL_BATCH_FREE, args->count, ret,
 			     args->failed, args->code);

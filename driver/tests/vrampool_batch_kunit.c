@@ -5,7 +5,8 @@
  * whose handle an earlier index holds, whatever the order, the gaps, the
  * number of copies or the handle values (0 and 0xffffffff included);
  * the batch's size when every handle differs. Checked against the
- * definition, pair by pair, on random batches too. And the spare records
+ * definition, pair by pair, on random batches too, and on handles that
+ * all land in one slot of the hash set. And the spare records
  * a batch takes its records from (DOC: spare records, in
  * vrampool_alloc_cache.c): spares first and in the order a FREE_BATCH gave
  * them back, each zeroed, the rest new; at most %VRAMPOOL_SPARE_RECORDS
@@ -15,6 +16,8 @@
  */
 
 #include <kunit/test.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
 #include <linux/prandom.h>
 #include <linux/slab.h>
 
@@ -26,10 +29,13 @@
 
 static u32 repeat_of(struct kunit *test, const u32 *handles, u32 count)
 {
-	u64 *keys = kunit_kcalloc(test, count ? count : 1, sizeof(*keys), GFP_KERNEL);
+	u32 *set = kunit_kmalloc_array(test, vrampool_batch_free_set_size(count), sizeof(*set),
+				       GFP_KERNEL);
 
-	KUNIT_ASSERT_NOT_NULL(test, keys);
-	return vrampool_batch_free_first_repeat(handles, count, keys);
+	KUNIT_ASSERT_NOT_NULL(test, set);
+	/* Scribbled: the set clears its own room. */
+	memset(set, 0xa5, vrampool_batch_free_set_size(count) * sizeof(*set));
+	return vrampool_batch_free_first_repeat(handles, count, set);
 }
 
 /* The definition: the lowest i with handles[j] == handles[i] for a j < i. */
@@ -74,7 +80,7 @@ static void first_repeat_in_batch_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 2u, repeat_of(test, extremes, 4));
 }
 
-/* An increasing run (the pass that needs no sort) and then what ends it. */
+/* An increasing run (the pass that needs no hash set) and then what ends it. */
 static void increasing_then_not(struct kunit *test)
 {
 	static const u32 equal_last[] = { 1, 2, 3, 3 };
@@ -131,6 +137,28 @@ static void random_batches_match_the_definition(struct kunit *test)
 }
 
 /* Marks @a as used, so that a record handed out again must have been zeroed. */
+/*
+ * Handles chosen to land in one slot of the hash set, the worst case: still
+ * the definition's answer, with and without a copy among them.
+ */
+static void colliding_handles(struct kunit *test)
+{
+	const u32 n = 300, bits = ilog2(vrampool_batch_free_set_size(n));
+	u32 *h = kunit_kcalloc(test, n, sizeof(*h), GFP_KERNEL);
+	u32 i = 0, v;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	/* Decreasing, so that the one pass does not settle it. */
+	for (v = U32_MAX; i < n; v--)
+		if (hash_32(v, bits) == 5)
+			h[i++] = v;
+	KUNIT_EXPECT_EQ(test, n, repeat_of(test, h, n));
+	h[n - 1] = h[n / 2];
+	KUNIT_EXPECT_EQ(test, n - 1, repeat_of(test, h, n));
+	h[7] = h[3];
+	KUNIT_EXPECT_EQ(test, 7u, repeat_of(test, h, n));
+}
+
 static void scribble(struct vrampool_alloc *a)
 {
 	memset(a, 0x5a, sizeof(*a));
@@ -215,6 +243,7 @@ static struct kunit_case vrampool_batch_cases[] = {
 	KUNIT_CASE(distinct_batches),
 	KUNIT_CASE(first_repeat_in_batch_order),
 	KUNIT_CASE(random_batches_match_the_definition),
+	KUNIT_CASE(colliding_handles),
 	KUNIT_CASE(increasing_then_not),
 	KUNIT_CASE(increasing_batches_with_a_copy),
 	KUNIT_CASE(spares_first_in_order),
