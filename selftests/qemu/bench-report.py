@@ -46,6 +46,9 @@ import subprocess
 import sys
 import tempfile
 
+# Units of the figures a span times (the counting boot counts each of them).
+TIMED = ("ns", "us", "ms")
+
 # (label, how to compute the value from the figures, comparison, target)
 GOALS = [
     *[(f"warm ALLOC+FREE {t} {s} / 2 null ioctls",
@@ -296,6 +299,11 @@ def main():
     if a.insns:
         if os.path.exists(a.insns[0]) and os.path.exists(a.insns[1]):
             counted = add_insns(figs, *a.insns)
+            uncounted = [f["figure"] for f in figs if "insns" not in f and f["unit"] in TIMED]
+            if uncounted:
+                print(f"bench: the counting boot ({a.insns[0]}) left {len(uncounted)} timed"
+                      f" figures without instructions, from \"{uncounted[0]}\" on:"
+                      " did it end early?", file=sys.stderr)
         else:
             print(f"bench: no instruction counts ({a.insns[1]} or {a.insns[0]} missing)",
                   file=sys.stderr)
