@@ -391,6 +391,6 @@ void vrampool_handles_trace_free(struct vrampool_client *client, u32 handle, voi
 	if (xa_is_value(entry))
 		trace_vrampool_free(client->file->client_id, handle, 0, xa_to_value(entry));
 	else
-		trace_vrampool_free(client->file->client_id, handle, vrampool_alloc_size(a),
+		trace_vrampool_free(client->file->client_id, handle, vrampool_pool_alloc_size(a),
 				    vrampool_alloc_pool(a)->index);
 }

@@ -143,7 +143,7 @@ u64 vrampool_pool_padding(const struct vrampool_alloc *a)
 EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_padding);
 
 /**
- * vrampool_alloc_size() - the size an allocation was requested with
+ * vrampool_pool_alloc_size() - the size an allocation was requested with
  * @a: a placed allocation
  *
  * A slice's length (DOC: allocation records): in O(1) for the slice placed
@@ -151,13 +151,13 @@ EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_padding);
  *
  * Return: the size in bytes.
  */
-u64 vrampool_alloc_size(struct vrampool_alloc *a)
+u64 vrampool_pool_alloc_size(struct vrampool_alloc *a)
 {
 	if (vrampool_alloc_in_slice(a))
 		return vrampool_slices_len(&a->ppage->slices, &a->slice) - a->slice.pad;
 	return a->whole.size;
 }
-EXPORT_SYMBOL_IF_KUNIT(vrampool_alloc_size);
+EXPORT_SYMBOL_IF_KUNIT(vrampool_pool_alloc_size);
 
 /*
  * Keeps what the record of @a, just placed, needs of @size: its padding in

@@ -26,7 +26,7 @@ void vrampool_pool_drop(struct vrampool_alloc *a);
 void vrampool_pool_cleanup(struct vrampool_pool *pool, bool explicit, u64 alloc_nr);
 void vrampool_pool_trim(struct vrampool_pool *pool, struct vrampool_trim *trim);
 u64 vrampool_pool_padding(const struct vrampool_alloc *a);
-u64 vrampool_alloc_size(struct vrampool_alloc *a);
+u64 vrampool_pool_alloc_size(struct vrampool_alloc *a);
 u64 vrampool_pool_periodic_due(const struct vrampool_pool *pool);
 bool vrampool_pool_has_size(struct vrampool_pool *pool, u64 size);
 u64 vrampool_pool_capacity(const struct vrampool_pool *pool);

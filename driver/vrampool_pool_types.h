@@ -134,7 +134,7 @@ struct vrampool_pool_page {
  *
  * A client may hold millions, so it is kept to 48 bytes (DOC: allocation
  * records, in vrampool_pool.c): read it through vrampool_alloc_pool(),
- * vrampool_alloc_offset(), vrampool_alloc_size() and
+ * vrampool_alloc_offset(), vrampool_pool_alloc_size() and
  * vrampool_pool_padding().
  */
 struct vrampool_alloc {

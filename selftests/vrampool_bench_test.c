@@ -200,9 +200,11 @@ static double now_ns(void)
 }
 
 /*
- * Before a span whose work the kernel finishes later (RCU callbacks of
+ * Before a long span whose work the kernel finishes later (RCU callbacks of
  * what close() or an install freed, kworkers): a pause in which the last
- * span's leftovers run, so that they are not counted in this one.
+ * span's leftovers run, so that they are not counted in this one. Not
+ * before a span of one short operation: waking from idle would be most
+ * of its time.
  */
 static void settle(void)
 {
@@ -1054,7 +1056,6 @@ static void reclaim_samples(int *fds, int n, double *s, struct insn_ref *refs)
 	for (int r = 0; r < cfg.reps; r++) {
 		if (dev_vram - device_vram_in_use(me) >= CLIENT_PAGE)
 			ksft_exit_fail_msg("%d clients: VRAM has room, no reclaim to time\n", n);
-		settle();
 		t = span_begin();
 
 		h = do_alloc(me, CLIENT_PAGE, 0);
